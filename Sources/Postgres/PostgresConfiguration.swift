@@ -1,0 +1,58 @@
+import CLibPQ
+import Foundation
+
+/// Where and how to connect: a `postgres://` URI or a `key=value` conninfo string, validated
+/// once at start-up so a typo fails with a clear message instead of at first use.
+public struct PostgresConfiguration: Sendable {
+    /// The connection string exactly as given (may contain a password: never log it; use `redacted`).
+    public let connectionString: String
+    /// Shown in `pg_stat_activity.application_name`, so ops can see which process holds what.
+    /// Default `receiptq`. A value inside the connection string wins.
+    public var applicationName: String
+    /// Seconds to wait for a TCP connection and authentication. Default 5.
+    /// A value inside the connection string wins.
+    public var connectTimeoutSeconds: Int
+
+    /// A database name that replaces the one in the connection string (tests and benchmarks
+    /// create scratch databases on the configured server). Default nil.
+    public private(set) var databaseOverride: String?
+
+    /// The connection string with the password left out, safe to print.
+    public private(set) var redacted: String
+
+    /// The same server and credentials, another database.
+    public func with(database: String) -> PostgresConfiguration {
+        var copy = self
+        copy.databaseOverride = database
+        copy.redacted = redacted.split(separator: " ").filter { !$0.hasPrefix("dbname=") }.joined(separator: " ")
+            + " dbname=\(database)"
+        return copy
+    }
+
+    public init(connectionString: String, applicationName: String = "receiptq", connectTimeoutSeconds: Int = 5) throws {
+        let trimmed = connectionString.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else {
+            throw PostgresError(.invalidConfiguration, "database URL is empty (set DATABASE_URL, e.g. postgresql://user:password@127.0.0.1:5432/receiptq)")
+        }
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(trimmed, &errorMessage) else {
+            let reason = errorMessage.map { String(cString: $0) } ?? "unparseable"
+            if let errorMessage { PQfreemem(errorMessage) }
+            throw PostgresError(.invalidConfiguration, "database URL is malformed: \(reason)")
+        }
+        defer { PQconninfoFree(options) }
+        var shown: [String] = []
+        var index = 0
+        while let keyword = options[index].keyword {
+            defer { index += 1 }
+            guard let value = options[index].val else { continue }
+            let key = String(cString: keyword)
+            if key == "password" { shown.append("password=***"); continue }
+            shown.append("\(key)=\(String(cString: value))")
+        }
+        self.connectionString = trimmed
+        self.applicationName = applicationName
+        self.connectTimeoutSeconds = connectTimeoutSeconds
+        self.redacted = shown.isEmpty ? "(libpq defaults)" : shown.joined(separator: " ")
+    }
+}

@@ -1,0 +1,84 @@
+import Postgres
+
+/// Inserts receipts in one statement (one round trip, one commit for the whole batch).
+///
+/// Dedupe: `jobs_dedupe_idx` is UNIQUE on (sha256(receipt), transaction_id). An identical
+/// submission inserts nothing and gets the existing job's id back (`created == false`). The
+/// `jobs_notify_enqueued` trigger sends one NOTIFY receiptq_jobs per statement.
+public enum EnqueueBatch {
+    static let sql = """
+        WITH input AS (
+            SELECT i.*, receiptq.receipt_digest(i.receipt_data) AS digest
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY
+                 AS i(receipt_data, transaction_id, user_id, product_id, order_id, ord)
+        ), inserted AS (
+            INSERT INTO receiptq.jobs (receipt_data, transaction_id, user_id, product_id, order_id)
+            SELECT receipt_data, transaction_id, user_id, product_id, order_id FROM input ORDER BY ord
+            ON CONFLICT (receipt_sha256, transaction_id) DO NOTHING
+            RETURNING id, receipt_sha256, transaction_id, state
+        )
+        SELECT i.ord,
+               coalesce(n.id, e.id) AS id,
+               n.id IS NOT NULL AS created,
+               coalesce(n.state, e.state) AS state,
+               (n.id IS NULL AND e.id IS NOT NULL
+                AND (e.user_id, e.product_id, e.order_id) IS DISTINCT FROM (i.user_id, i.product_id, i.order_id)) AS conflicting
+        FROM input i
+        LEFT JOIN inserted n ON n.receipt_sha256 = i.digest AND n.transaction_id = i.transaction_id
+        LEFT JOIN receiptq.jobs e ON e.receipt_sha256 = i.digest AND e.transaction_id = i.transaction_id  -- jobs_dedupe_idx
+        ORDER BY i.ord
+        """
+
+    /// A duplicate inserted by a concurrent transaction that committed after this statement's
+    /// snapshot is invisible to the statement above; a second statement sees it.
+    static let lookupSQL = """
+        SELECT id, state,
+               (user_id, product_id, order_id) IS DISTINCT FROM ($3, $4, $5) AS conflicting
+        FROM receiptq.jobs
+        WHERE receipt_sha256 = receiptq.receipt_digest($1) AND transaction_id = $2   -- jobs_dedupe_idx
+        """
+
+    /// Enqueues `jobs`, returning one result per input in input order. Repeats inside the batch
+    /// are stored once; the later ones report `created == false`.
+    public static func run(_ jobs: [NewJob], on connection: PostgresConnection) throws -> [EnqueuedJob] {
+        guard !jobs.isEmpty else { return [] }
+        var firstIndex: [NewJob: Int] = [:]
+        var unique: [NewJob] = []
+        for job in jobs where firstIndex[job] == nil {
+            firstIndex[job] = unique.count
+            unique.append(job)
+        }
+        let rows = try connection.query(sql, [
+            unique.map(\.receiptData), unique.map(\.transactionID), unique.map(\.userID),
+            unique.map(\.productID), unique.map(\.orderID),
+        ])
+        var results: [EnqueuedJob] = []
+        results.reserveCapacity(unique.count)
+        for (row, job) in zip(rows, unique) {
+            if let id = try row.decodeIfPresent("id", as: Int64.self) {
+                results.append(EnqueuedJob(id: id, created: try row.decode("created"),
+                                           state: try decodeState(row), conflicting: try row.decode("conflicting")))
+            } else {
+                let existing = try connection.query(lookupSQL, [job.receiptData, job.transactionID, job.userID, job.productID, job.orderID])
+                guard let found = existing.first else {
+                    throw PostgresError(.server, "job vanished while enqueueing (pruned concurrently?)")
+                }
+                results.append(EnqueuedJob(id: try found.decode("id"), created: false,
+                                           state: try decodeState(found), conflicting: try found.decode("conflicting")))
+            }
+        }
+        var seen = Set<NewJob>()
+        return jobs.map { job in
+            var result = results[firstIndex[job]!]
+            if !seen.insert(job).inserted { result.created = false }
+            return result
+        }
+    }
+
+    static func decodeState(_ row: PostgresRow) throws -> JobState {
+        guard let state = JobState(rawValue: try row.decode("state", as: String.self)) else {
+            throw PostgresError(.decoding, "unknown job state")
+        }
+        return state
+    }
+}

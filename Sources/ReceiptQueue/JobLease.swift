@@ -1,0 +1,16 @@
+import Foundation
+
+/// A claimed job: the worker `lockedBy` holds it until `lockedUntil`. The pair (`id`,
+/// `attempt`) is the fencing token every completion must present.
+public struct JobLease: Sendable, Hashable {
+    public var id: Int64
+    /// The claim number (1 for the first claim); completions for an older attempt are refused.
+    public var attempt: Int
+    public var receiptData: String
+    public var transactionID: String
+    public var userID: String
+    public var productID: String?
+    public var orderID: String?
+    public var createdAt: Date
+    public var lockedUntil: Date
+}

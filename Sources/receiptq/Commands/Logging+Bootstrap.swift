@@ -1,0 +1,16 @@
+import Foundation
+import Logging
+
+/// Logs go to stderr, one line each, at `RECEIPTQ_LOG_LEVEL` (default `info`). Called once by
+/// each long-running subcommand. Receipt data, secrets and tokens are never passed to a logger.
+enum LogSetup {
+    static func bootstrap(label: String) -> Logger {
+        let level = ProcessInfo.processInfo.environment["RECEIPTQ_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        LoggingSystem.bootstrap { name in
+            var handler = StreamLogHandler.standardError(label: name)
+            handler.logLevel = level
+            return handler
+        }
+        return Logger(label: label)
+    }
+}
