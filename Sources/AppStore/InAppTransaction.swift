@@ -1,0 +1,68 @@
+import Foundation
+
+/// One purchase in `in_app` or `latest_receipt_info`. Apple sends identifiers, quantities and
+/// millisecond dates as strings; they are kept as Apple sent them, with typed accessors.
+public struct InAppTransaction: Sendable, Decodable, Equatable {
+    public var transactionID: String
+    public var originalTransactionID: String
+    public var productID: String
+    /// Number of items bought; 1 when absent or unreadable.
+    public var quantity: Int
+    /// Purchase time in milliseconds since 1970 (`purchase_date_ms`).
+    public var purchaseDateMs: Int64?
+    public var originalPurchaseDateMs: Int64?
+    /// Subscription expiry in milliseconds since 1970 (`expires_date_ms`); `nil` for other products.
+    public var expiresDateMs: Int64?
+    /// Set when Apple refunded or revoked the purchase (`cancellation_date_ms`).
+    public var cancellationDateMs: Int64?
+    public var webOrderLineItemID: String?
+    public var isTrialPeriod: Bool?
+    public var isInIntroOfferPeriod: Bool?
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: AnyCodingKey.self)
+        transactionID = c.lenientString(AnyCodingKey("transaction_id")) ?? ""
+        originalTransactionID = c.lenientString(AnyCodingKey("original_transaction_id")) ?? transactionID
+        productID = c.lenientString(AnyCodingKey("product_id")) ?? ""
+        quantity = c.lenientString(AnyCodingKey("quantity")).flatMap { Int($0) } ?? 1
+        purchaseDateMs = c.lenientString(AnyCodingKey("purchase_date_ms")).flatMap { Int64($0) }
+        originalPurchaseDateMs = c.lenientString(AnyCodingKey("original_purchase_date_ms")).flatMap { Int64($0) }
+        expiresDateMs = c.lenientString(AnyCodingKey("expires_date_ms")).flatMap { Int64($0) }
+        cancellationDateMs = c.lenientString(AnyCodingKey("cancellation_date_ms")).flatMap { Int64($0) }
+        webOrderLineItemID = c.lenientString(AnyCodingKey("web_order_line_item_id"))
+        isTrialPeriod = c.lenientBool(AnyCodingKey("is_trial_period"))
+        isInIntroOfferPeriod = c.lenientBool(AnyCodingKey("is_in_intro_offer_period"))
+    }
+
+    /// `purchaseDateMs` as a `Date`.
+    public var purchaseDate: Date? {
+        purchaseDateMs.map { Date(timeIntervalSince1970: Double($0) / 1_000) }
+    }
+
+    /// `expiresDateMs` as a `Date`.
+    public var expiresDate: Date? {
+        expiresDateMs.map { Date(timeIntervalSince1970: Double($0) / 1_000) }
+    }
+}
+
+/// One entry of `pending_renewal_info`: what a subscription will do at its next renewal.
+public struct PendingRenewalInfo: Sendable, Decodable, Equatable {
+    public var productID: String?
+    public var autoRenewProductID: String?
+    public var originalTransactionID: String?
+    /// `true` when the subscription will renew.
+    public var autoRenewStatus: Bool?
+    /// Why a subscription expired ("1" cancelled, "2" billing error, …), as Apple sent it.
+    public var expirationIntent: String?
+    public var isInBillingRetryPeriod: Bool?
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: AnyCodingKey.self)
+        productID = c.lenientString(AnyCodingKey("product_id"))
+        autoRenewProductID = c.lenientString(AnyCodingKey("auto_renew_product_id"))
+        originalTransactionID = c.lenientString(AnyCodingKey("original_transaction_id"))
+        autoRenewStatus = c.lenientBool(AnyCodingKey("auto_renew_status"))
+        expirationIntent = c.lenientString(AnyCodingKey("expiration_intent"))
+        isInBillingRetryPeriod = c.lenientBool(AnyCodingKey("is_in_billing_retry_period"))
+    }
+}

@@ -1,0 +1,68 @@
+/// What Apple's answer means for a job — the single decision the worker acts on.
+/// Made by `ReceiptClassification.classify(httpStatus:body:)`, a pure function.
+public enum ReceiptClassification: Sendable {
+    /// Status 0 or 21006: the receipt is genuine; match its transactions next.
+    case valid(VerifyReceiptResponse)
+    /// 21007 or 21008: ask the other environment now (once per verification).
+    case switchEnvironment(to: VerifyReceiptEnvironment)
+    /// Apple-side trouble or an answer we cannot read: requeue with backoff.
+    case retryLater(RetryReason)
+    /// Apple says the receipt is not valid: the job ends `rejected`.
+    case reject(RejectReason)
+    /// Our configuration is wrong (shared secret): not the receipt's fault; stop claiming, alert.
+    case configurationError(ConfigurationProblem)
+}
+
+/// Why an answer is worth retrying. `isBounded` reasons get only a few attempts (the worker
+/// decides how many) before the job ends; the rest are retried with backoff until the job's
+/// overall budget runs out. `shouldAlert` reasons point at something a person must look at.
+public enum RetryReason: Sendable, Equatable {
+    /// 21002: malformed data or a temporary issue. After N attempts the worker rejects.
+    case malformedOrTemporary
+    /// 21000: Apple could not read our request — our bug, not the receipt's.
+    case unreadableRequest
+    /// 21005, 21009, 21100–21199 with Apple's `is_retryable` hint (`nil` when Apple gave none).
+    case appleServerError(status: Int, isRetryable: Bool?)
+    /// A non-200 HTTP status: 5xx, 429, or anything else unexpected.
+    case httpStatus(Int)
+    /// HTTP 200 whose body is not JSON with a status (an HTML maintenance page, a truncated body).
+    case unreadableResponse
+    /// A status code not in Apple's table. Never a reason to reject a paid receipt.
+    case unknownStatus(Int)
+    /// 21007 after 21008 or the mirror: the environments disagree.
+    case environmentLoop
+    /// No response at all (connection refused, reset, TLS failure); carries the error's text.
+    case network(String)
+
+    /// Reasons that get a small fixed number of attempts before the job ends.
+    public var isBounded: Bool {
+        switch self {
+        case .malformedOrTemporary: true
+        case .appleServerError(_, let isRetryable): isRetryable == false
+        default: false
+        }
+    }
+
+    /// Reasons that mean our side or Apple's protocol changed: page someone.
+    public var shouldAlert: Bool {
+        switch self {
+        case .unreadableRequest, .unknownStatus, .environmentLoop: true
+        case .httpStatus(let status): !(status == 429 || (500...599).contains(status))
+        default: false
+        }
+    }
+}
+
+/// Why Apple declared a receipt invalid.
+public enum RejectReason: Sendable, Equatable {
+    /// 21003: the receipt could not be authenticated.
+    case notAuthentic
+    /// 21010: the account cannot be found or was deleted.
+    case accountNotFound
+}
+
+/// Configuration errors on our side.
+public enum ConfigurationProblem: Sendable, Equatable {
+    /// 21004: the shared secret we send does not match the app's.
+    case sharedSecretMismatch
+}

@@ -1,0 +1,67 @@
+import HTTPClient
+
+/// Verifies one receipt with Apple: production first; on 21007 the sandbox, on 21008
+/// production; at most one switch per verification (a second one is `retryLater(.environmentLoop)`).
+///
+/// The worker calls `verify` once per job attempt; it never throws except `CancellationError`:
+/// every failure is an outcome.
+public struct VerifyReceiptClient: Sendable {
+    public let configuration: VerifyReceiptClientConfiguration
+    private let httpClient: HTTPClient
+
+    public init(httpClient: HTTPClient, configuration: VerifyReceiptClientConfiguration = .init()) {
+        self.httpClient = httpClient
+        self.configuration = configuration
+    }
+
+    /// - Parameters:
+    ///   - receiptData: base64 as the app sent it (whitespace is stripped here).
+    ///   - startingAt: the first environment to ask. Default: production.
+    /// - Throws: `CancellationError` only.
+    public func verify(receiptData: String, startingAt: VerifyReceiptEnvironment = .production) async throws -> VerificationResult {
+        let body = VerifyReceiptRequest(
+            receiptData: receiptData, password: configuration.sharedSecret,
+            excludeOldTransactions: configuration.excludeOldTransactions
+        ).encodedBody()
+        var environment = startingAt
+        var latency = Duration.zero
+        var calls = 0
+        var switched = false
+        while true {
+            calls += 1
+            let clock = ContinuousClock()
+            let started = clock.now
+            let classification: ReceiptClassification
+            do {
+                let response = try await httpClient.post(
+                    url: configuration.url(for: environment),
+                    headers: ["Content-Type": "application/json"],
+                    body: body, timeout: configuration.requestTimeout)
+                latency += clock.now - started
+                classification = .classify(httpStatus: response.status, body: response.body)
+            } catch let error as HTTPClientError {
+                latency += clock.now - started
+                let outcome: VerificationOutcome = error == .timeout ? .timedOut : .retryLater(.network(error.description))
+                return VerificationResult(outcome: outcome, environment: environment, latency: latency, calls: calls)
+            } catch {
+                throw CancellationError()
+            }
+            let outcome: VerificationOutcome
+            switch classification {
+            case .switchEnvironment(let target):
+                if switched || target == environment {
+                    outcome = .retryLater(.environmentLoop)
+                } else {
+                    switched = true
+                    environment = target
+                    continue
+                }
+            case .valid(let response): outcome = .valid(response)
+            case .retryLater(let reason): outcome = .retryLater(reason)
+            case .reject(let reason): outcome = .reject(reason)
+            case .configurationError(let problem): outcome = .configurationError(problem)
+            }
+            return VerificationResult(outcome: outcome, environment: environment, latency: latency, calls: calls)
+        }
+    }
+}

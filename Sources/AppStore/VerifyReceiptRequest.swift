@@ -1,0 +1,68 @@
+import Foundation
+
+/// The JSON body of a verifyReceipt call.
+public struct VerifyReceiptRequest: Sendable, Equatable {
+    /// Base64 receipt as received from the app, whitespace and newlines already stripped.
+    public var receiptData: String
+    /// The app's shared secret (needed for auto-renewable subscriptions); `nil` omits it.
+    public var password: String?
+    /// Asks Apple to return only the latest renewal of each subscription.
+    public var excludeOldTransactions: Bool
+
+    /// - Parameter receiptData: base64 as the app sent it. iOS clients often send line-wrapped
+    ///   base64, which Apple answers with 21002, so every whitespace and newline is removed here.
+    public init(receiptData: String, password: String? = nil, excludeOldTransactions: Bool = false) {
+        self.receiptData = Self.strippingWhitespace(receiptData)
+        self.password = password
+        self.excludeOldTransactions = excludeOldTransactions
+    }
+
+    /// Removes spaces, tabs, CR and LF (and any other Unicode whitespace) from base64 text.
+    public static func strippingWhitespace(_ base64: String) -> String {
+        var result = String.UnicodeScalarView()
+        for scalar in base64.unicodeScalars where !scalar.properties.isWhitespace {
+            result.append(scalar)
+        }
+        return String(result)
+    }
+
+    /// The body Apple expects: `{"receipt-data": …, "password": …, "exclude-old-transactions": …}`.
+    public func encodedBody() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding three plain fields cannot fail.
+        return (try? Array(encoder.encode(Wire(self)))) ?? []
+    }
+
+    private struct Wire: Encodable {
+        let receiptData: String
+        let password: String?
+        let excludeOldTransactions: Bool
+
+        init(_ request: VerifyReceiptRequest) {
+            receiptData = request.receiptData
+            password = request.password
+            excludeOldTransactions = request.excludeOldTransactions
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case receiptData = "receipt-data"
+            case password
+            case excludeOldTransactions = "exclude-old-transactions"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(receiptData, forKey: .receiptData)
+            try container.encodeIfPresent(password, forKey: .password)
+            try container.encode(excludeOldTransactions, forKey: .excludeOldTransactions)
+        }
+    }
+}
+
+extension VerifyReceiptRequest: CustomStringConvertible {
+    /// Never prints the receipt or the secret in full: logs must not hold either.
+    public var description: String {
+        "VerifyReceiptRequest(receipt-data: \(receiptData.count) chars, password: \(password == nil ? "none" : "set"))"
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+/// The fake App Store's receipt format, documented so tests, demos and benchmarks can mint
+/// receipts the fake understands:
+///
+/// base64 of a JSON object
+/// ```json
+/// {"bundle_id": "com.example.app", "environment": "Production" | "Sandbox",
+///  "in_app": [{"transaction_id": "1000000001", "original_transaction_id": "1000000001",
+///              "product_id": "com.example.coins100", "quantity": 1,
+///              "purchase_date_ms": 1700000000000, "expires_date_ms": 1702592000000}],
+///  "forced_status": 21003, "padding": "…"}
+/// ```
+/// `expires_date_ms` marks a subscription (it then appears in `latest_receipt_info` and
+/// `pending_renewal_info`); `forced_status` makes the fake answer that status whatever else it
+/// would do (tests of rare statuses); `padding` only makes the receipt as large as a real one.
+/// Anything that does not decode to this is answered 21002, like Apple answers garbage.
+public struct FakeReceipt: Codable, Sendable, Equatable {
+    public enum Environment: String, Codable, Sendable {
+        case production = "Production"
+        case sandbox = "Sandbox"
+    }
+
+    public var bundleID: String
+    public var environment: Environment
+    public var inApp: [FakeTransaction]
+    public var forcedStatus: Int?
+    public var padding: String?
+
+    public init(
+        bundleID: String, environment: Environment = .production, inApp: [FakeTransaction],
+        forcedStatus: Int? = nil, padding: String? = nil
+    ) {
+        self.bundleID = bundleID
+        self.environment = environment
+        self.inApp = inApp
+        self.forcedStatus = forcedStatus
+        self.padding = padding
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case bundleID = "bundle_id", environment, inApp = "in_app"
+        case forcedStatus = "forced_status", padding
+    }
+
+    /// The receipt as an app would send it: base64 without line breaks.
+    public func base64() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return ((try? encoder.encode(self)) ?? Data()).base64EncodedString()
+    }
+
+    /// Decodes strict base64 (whitespace is not tolerated, as Apple does not tolerate it).
+    public static func decode(base64: String) -> FakeReceipt? {
+        guard let data = Data(base64Encoded: base64) else { return nil }
+        return try? JSONDecoder().decode(FakeReceipt.self, from: data)
+    }
+
+    /// A receipt padded with filler so its base64 is about `bytes` long (real receipts are
+    /// several kilobytes; benchmarks should send realistic bodies).
+    public func padded(toBase64Length bytes: Int) -> FakeReceipt {
+        var copy = self
+        copy.padding = nil
+        let missing = bytes - copy.base64().count
+        if missing > 16 { copy.padding = String(repeating: "x", count: (missing - 16) * 3 / 4) }
+        return copy
+    }
+}
+
+/// One purchase inside a `FakeReceipt`.
+public struct FakeTransaction: Codable, Sendable, Equatable {
+    public var transactionID: String
+    public var originalTransactionID: String
+    public var productID: String
+    public var quantity: Int
+    public var purchaseDateMs: Int64
+    /// Set for subscriptions only.
+    public var expiresDateMs: Int64?
+
+    public init(
+        transactionID: String, originalTransactionID: String? = nil, productID: String,
+        quantity: Int = 1, purchaseDateMs: Int64 = 1_700_000_000_000, expiresDateMs: Int64? = nil
+    ) {
+        self.transactionID = transactionID
+        self.originalTransactionID = originalTransactionID ?? transactionID
+        self.productID = productID
+        self.quantity = quantity
+        self.purchaseDateMs = purchaseDateMs
+        self.expiresDateMs = expiresDateMs
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case transactionID = "transaction_id", originalTransactionID = "original_transaction_id"
+        case productID = "product_id", quantity, purchaseDateMs = "purchase_date_ms"
+        case expiresDateMs = "expires_date_ms"
+    }
+}

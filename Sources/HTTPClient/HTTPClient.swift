@@ -1,0 +1,66 @@
+/// An HTTP client for many slow requests at once: one libcurl multi handle on one thread of its
+/// own, shared by every task that calls `post`.
+///
+/// Promises: keep-alive connections are reused; at most `maxTotalConnections` are open (excess
+/// requests wait); TLS is always verified; HTTP/2 is used where the server offers it over TLS;
+/// bodies above `maxResponseBytes` fail; cancelling the awaiting task abandons its request at once.
+///
+/// Create one per process (workers share it), call `shutdown()` before exit.
+public final class HTTPClient: Sendable {
+    public let configuration: HTTPClientConfiguration
+    private let engine: CurlEngine
+
+    public init(configuration: HTTPClientConfiguration = HTTPClientConfiguration()) {
+        var checked = configuration
+        let defaults = HTTPClientConfiguration()
+        if checked.maxTotalConnections <= 0 { checked.maxTotalConnections = defaults.maxTotalConnections }
+        if checked.maxIdleConnections <= 0 { checked.maxIdleConnections = defaults.maxIdleConnections }
+        if checked.connectTimeout <= .zero { checked.connectTimeout = defaults.connectTimeout }
+        if checked.defaultTimeout <= .zero { checked.defaultTimeout = defaults.defaultTimeout }
+        if checked.maxResponseBytes <= 0 { checked.maxResponseBytes = defaults.maxResponseBytes }
+        if checked.maxIdleEasyHandles < 0 { checked.maxIdleEasyHandles = defaults.maxIdleEasyHandles }
+        self.configuration = checked
+        self.engine = CurlEngine(configuration: checked)
+    }
+
+    deinit {
+        engine.requestShutdown()
+    }
+
+    /// Sends a POST and returns the complete response, whatever its HTTP status.
+    /// - Parameters:
+    ///   - url: absolute `http` or `https` URL.
+    ///   - headers: request headers (`Content-Type` is not added for you).
+    ///   - body: the request body, sent as is.
+    ///   - timeout: total time allowed, connecting included; `nil` uses `defaultTimeout`.
+    /// - Throws: `HTTPClientError` for transport failures, `CancellationError` if the task is cancelled.
+    public func post(
+        url: String,
+        headers: [String: String] = [:],
+        body: [UInt8],
+        timeout: Duration? = nil
+    ) async throws -> HTTPResponse {
+        try Task.checkCancellation()
+        let engine = self.engine
+        let id = engine.inbox.makeID()
+        let limit = timeout.flatMap { $0 > .zero ? $0 : nil } ?? configuration.defaultTimeout
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                engine.submit(PendingRequest(
+                    id: id, url: url, headers: headers, body: body, timeout: limit,
+                    continuation: continuation))
+                // A cancellation that came before the submission found nothing to cancel.
+                if Task.isCancelled { engine.cancel(id) }
+            }
+        } onCancel: {
+            engine.cancel(id)
+        }
+    }
+
+    /// Fails requests still in flight with `HTTPClientError.shutdown` and waits for the engine
+    /// thread to exit. Later calls to `post` throw `.shutdown`.
+    public func shutdown() async {
+        engine.requestShutdown()
+        await engine.inbox.waitForExit()
+    }
+}

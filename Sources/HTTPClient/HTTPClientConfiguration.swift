@@ -1,0 +1,64 @@
+/// Settings for one `HTTPClient` (one libcurl multi handle, one thread).
+///
+/// Every parameter has a default, written in its doc comment. Validate-once happens in
+/// `HTTPClient.init`; a value that makes no sense (zero or negative) falls back to its default.
+public struct HTTPClientConfiguration: Sendable {
+    /// Upper bound on open connections to all hosts together (`CURLMOPT_MAX_TOTAL_CONNECTIONS`).
+    /// Transfers beyond it wait in libcurl's pending queue; they do not fail (their total timeout
+    /// still runs while they wait). Keep it below the open-files limit minus the process's other
+    /// descriptors: running out of descriptors shows up as connect failures.
+    /// Default: 8,192.
+    public var maxTotalConnections: Int
+
+    /// Idle connections kept open for reuse (`CURLMOPT_MAXCONNECTS`). Default: 8,192.
+    public var maxIdleConnections: Int
+
+    /// Time allowed to establish a connection, TLS included (`CURLOPT_CONNECTTIMEOUT_MS`).
+    /// Default: 5 seconds.
+    public var connectTimeout: Duration
+
+    /// Total time allowed for a request when `post` is not given a timeout (`CURLOPT_TIMEOUT_MS`).
+    /// Default: 30 seconds.
+    public var defaultTimeout: Duration
+
+    /// Largest response body accepted, in bytes (after content decoding). A larger one fails the
+    /// request with `HTTPClientError.responseTooLarge`. Default: 8 MiB.
+    public var maxResponseBytes: Int
+
+    /// PEM file of certificate authorities used to verify servers; `nil` uses the system bundle.
+    /// TLS verification (peer and host name) is always on and cannot be switched off.
+    /// Default: `nil`.
+    public var caBundlePath: String?
+
+    /// Easy handles kept on the free list for reuse once their transfer ends; above this they are
+    /// cleaned up. Default: 8,192 (enough for the worker's in-flight slots).
+    public var maxIdleEasyHandles: Int
+
+    /// Creates a configuration; every parameter defaults to the value documented on its property.
+    public init(
+        maxTotalConnections: Int = 8_192,
+        maxIdleConnections: Int = 8_192,
+        connectTimeout: Duration = .seconds(5),
+        defaultTimeout: Duration = .seconds(30),
+        maxResponseBytes: Int = 8 << 20,
+        caBundlePath: String? = nil,
+        maxIdleEasyHandles: Int = 8_192
+    ) {
+        self.maxTotalConnections = maxTotalConnections
+        self.maxIdleConnections = maxIdleConnections
+        self.connectTimeout = connectTimeout
+        self.defaultTimeout = defaultTimeout
+        self.maxResponseBytes = maxResponseBytes
+        self.caBundlePath = caBundlePath
+        self.maxIdleEasyHandles = maxIdleEasyHandles
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, rounded up so a tiny positive duration never becomes "no limit" (0).
+    var curlMilliseconds: Int {
+        let (seconds, attoseconds) = components
+        let millis = seconds * 1_000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return max(1, Int(millis))
+    }
+}

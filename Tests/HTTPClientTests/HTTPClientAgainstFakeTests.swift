@@ -1,0 +1,148 @@
+import AppStore
+import FakeAppStore
+import HTTPClient
+import Testing
+
+/// The engine against the fake App Store over real HTTP on 127.0.0.1 — no mocks.
+struct HTTPClientAgainstFakeTests {
+    static let receipt = FakeReceipt(bundleID: "com.example.app", inApp: [
+        FakeTransaction(transactionID: "1000000001", productID: "com.example.coins100"),
+    ])
+
+    static func body(_ receipt: FakeReceipt = receipt) -> [UInt8] {
+        VerifyReceiptRequest(receiptData: receipt.base64()).encodedBody()
+    }
+
+    static func quickFake(_ change: (inout FakeAppStoreConfiguration) -> Void = { _ in }) async throws -> FakeAppStoreServer {
+        var configuration = FakeAppStoreConfiguration(latency: FakeDurationRange(lower: .milliseconds(10), upper: .milliseconds(20)))
+        change(&configuration)
+        return try await FakeAppStoreServer.start(configuration: configuration)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func twoThousandConcurrentSlowRequestsFinishWithinThreeTimesTheLongestLatency() async throws {
+        FileDescriptorLimit.raise(to: 8_192)
+        let fake = try await FakeAppStoreServer.start()  // default latency: uniform 3–6 s
+        let client = HTTPClient()
+        let clock = ContinuousClock()
+        let started = clock.now
+        let body = Self.body()
+        let valid = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<2_000 {
+                group.addTask {
+                    let response = try await client.post(url: fake.productionURL, body: body, timeout: .seconds(30))
+                    if case .valid = ReceiptClassification.classify(httpStatus: response.status, body: response.body) { return true }
+                    return false
+                }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        let elapsed = clock.now - started
+        #expect(valid == 2_000)
+        #expect(elapsed < .seconds(18))
+        #expect(fake.stats.snapshot().validAnswersByTransactionID["1000000001"] == 2_000)
+        await client.shutdown()
+        await fake.stop()
+    }
+
+    @Test func hangIsCutAtItsTimeoutAndVerificationReportsTimedOut() async throws {
+        let fake = try await Self.quickFake { $0.pHang = 1 }
+        let client = HTTPClient()
+        let clock = ContinuousClock()
+        let started = clock.now
+        await #expect(throws: HTTPClientError.timeout) {
+            _ = try await client.post(url: fake.productionURL, body: Self.body(), timeout: .milliseconds(800))
+        }
+        let elapsed = clock.now - started
+        #expect(elapsed >= .milliseconds(700) && elapsed < .seconds(3))
+
+        let verifier = VerifyReceiptClient(httpClient: client, configuration: .init(
+            productionURL: fake.productionURL, sandboxURL: fake.sandboxURL, requestTimeout: .milliseconds(500)))
+        let result = try await verifier.verify(receiptData: Self.receipt.base64())
+        guard case .timedOut = result.outcome else { Issue.record("expected timedOut, got \(result.outcome)"); return }
+        await client.shutdown()
+        await fake.stop()
+    }
+
+    @Test func connectionRefusedIsConnectFailure() async throws {
+        let fake = try await Self.quickFake()
+        let url = fake.productionURL
+        await fake.stop()
+        let client = HTTPClient()
+        await #expect {
+            _ = try await client.post(url: url, body: Self.body(), timeout: .seconds(5))
+        } throws: { error in
+            if case HTTPClientError.connectFailed = error { return true }
+            return false
+        }
+        await client.shutdown()
+    }
+
+    @Test(arguments: FakeOutage.Kind.allCases)
+    func outageIsClassifiedAsRetryable(kind: FakeOutage.Kind) async throws {
+        let fake = try await Self.quickFake { $0.outages = [FakeOutage(start: .zero, end: .seconds(120), kind: kind)] }
+        let client = HTTPClient()
+        let verifier = VerifyReceiptClient(httpClient: client, configuration: .init(
+            productionURL: fake.productionURL, sandboxURL: fake.sandboxURL, requestTimeout: .seconds(5)))
+        let result = try await verifier.verify(receiptData: Self.receipt.base64())
+        guard case .retryLater(let reason) = result.outcome else { Issue.record("expected retryLater, got \(result.outcome)"); return }
+        #expect(!reason.isBounded)
+        await client.shutdown()
+        await fake.stop()
+    }
+
+    @Test func oversizeResponseFailsWithResponseTooLarge() async throws {
+        let fake = try await Self.quickFake()
+        let client = HTTPClient(configuration: .init(maxResponseBytes: 64))
+        await #expect(throws: HTTPClientError.responseTooLarge(limit: 64)) {
+            _ = try await client.post(url: fake.productionURL, body: Self.body(), timeout: .seconds(5))
+        }
+        await client.shutdown()
+        await fake.stop()
+    }
+
+    @Test func cancellingTheAwaitingTaskAbandonsTheRequestAtOnce() async throws {
+        let fake = try await Self.quickFake { $0.pHang = 1 }
+        let client = HTTPClient()
+        let url = fake.productionURL
+        let clock = ContinuousClock()
+        let started = clock.now
+        let request = Task {
+            try await client.post(url: url, body: Self.body(), timeout: .seconds(30))
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        request.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await request.value }
+        #expect(clock.now - started < .seconds(3))
+        await client.shutdown()
+        await fake.stop()
+    }
+
+    @Test func sandboxReceiptIsVerifiedAgainstSandboxAfter21007() async throws {
+        let fake = try await Self.quickFake()
+        let client = HTTPClient()
+        let verifier = VerifyReceiptClient(httpClient: client, configuration: .init(
+            productionURL: fake.productionURL, sandboxURL: fake.sandboxURL))
+        var receipt = Self.receipt
+        receipt.environment = .sandbox
+        let result = try await verifier.verify(receiptData: receipt.base64())
+        guard case .valid(let response) = result.outcome else { Issue.record("expected valid, got \(result.outcome)"); return }
+        #expect(result.environment == .sandbox)
+        #expect(result.calls == 2)
+        #expect(response.receipt?.inApp.first?.transactionID == "1000000001")
+        #expect(fake.stats.snapshot().outcomes["21007"] == 1)
+        await client.shutdown()
+        await fake.stop()
+    }
+
+    @Test func responsesCarryStatusHeadersAndBody() async throws {
+        let fake = try await Self.quickFake { $0.p503 = 1 }
+        let client = HTTPClient()
+        let response = try await client.post(url: fake.productionURL, body: Self.body(), timeout: .seconds(5))
+        #expect(response.status == 503)
+        #expect(response[header: "content-type"]?.hasPrefix("text/html") == true)
+        #expect(!response.body.isEmpty)
+        await client.shutdown()
+        await fake.stop()
+    }
+}
