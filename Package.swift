@@ -1,0 +1,102 @@
+// swift-tools-version:6.0
+// ReceiptQueue: asynchronous, lossless verification of Apple In-App Purchase receipts.
+// Layers (a lower one never imports a higher one):
+//   CLibPQ, CCurl  ←  Postgres, HTTPClient  ←  AppStore, ReceiptQueue  ←  API, Worker, FakeAppStore  ←  receiptq
+import PackageDescription
+
+let package = Package(
+    name: "ReceiptQueue",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "receiptq", targets: ["receiptq"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.65.0"),
+    ],
+    targets: [
+        // libpq, found through pkg-config (`libpq-dev`).
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        // libcurl (`libcurl4-openssl-dev`) behind typed wrappers: its setopt/getinfo are variadic.
+        .target(
+            name: "CCurl",
+            linkerSettings: [.linkedLibrary("curl")]
+        ),
+        .target(
+            name: "HTTPClient",
+            dependencies: [
+                "CCurl",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "AppStore",
+            dependencies: ["HTTPClient"]
+        ),
+        .target(
+            name: "FakeAppStore",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .target(
+            name: "Postgres",
+            dependencies: [
+                "CLibPQ",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "ReceiptQueue",
+            dependencies: [
+                "Postgres",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "receiptq",
+            dependencies: [
+                "Postgres",
+                "ReceiptQueue",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // Test helpers shared by the test targets: scratch databases on the server that
+        // Deploy/dev started, the built `receiptq` binary, child processes.
+        .target(
+            name: "ReceiptQueueTesting",
+            dependencies: ["Postgres", "ReceiptQueue"]
+        ),
+        .testTarget(
+            name: "AppStoreTests",
+            dependencies: ["AppStore"]
+        ),
+        .testTarget(
+            name: "HTTPClientTests",
+            dependencies: ["HTTPClient", "AppStore", "FakeAppStore"]
+        ),
+        .testTarget(
+            name: "FakeAppStoreTests",
+            dependencies: ["FakeAppStore"]
+        ),
+        .testTarget(
+            name: "PostgresTests",
+            dependencies: ["Postgres", "ReceiptQueueTesting"]
+        ),
+        .testTarget(
+            name: "ReceiptQueueTests",
+            dependencies: ["ReceiptQueue", "Postgres", "ReceiptQueueTesting"]
+        ),
+    ]
+)
