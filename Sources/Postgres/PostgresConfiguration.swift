@@ -48,6 +48,10 @@ public struct PostgresConfiguration: Sendable {
             guard let value = options[index].val else { continue }
             let key = String(cString: keyword)
             if key == "password" { shown.append("password=***"); continue }
+            // libpq only checks ports when connecting; a typo should fail at start-up.
+            if key == "port", !String(cString: value).allSatisfy({ $0.isNumber || $0 == "," }) {
+                throw PostgresError(.invalidConfiguration, "database URL is malformed: port \"\(String(cString: value))\" is not a number")
+            }
             shown.append("\(key)=\(String(cString: value))")
         }
         self.connectionString = trimmed

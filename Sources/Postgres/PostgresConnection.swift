@@ -67,6 +67,7 @@ public final class PostgresConnection {
     }
 
     /// Runs `body` inside BEGIN … COMMIT; any thrown error rolls back and is rethrown.
+    @discardableResult
     public func transaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         try execute(script: "BEGIN")
         do {

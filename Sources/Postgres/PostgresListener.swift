@@ -26,9 +26,10 @@ public final class PostgresListener: Sendable {
         wakePipe = (fds[0], fds[1])
         let loop = ListenLoop(configuration: configuration, channels: channels, continuation: continuation,
                               wakeFD: fds[0], logger: logger)
-        let thread = Thread { loop.run() }
-        thread.name = "postgres-listen"
-        thread.start()
+        Thread {
+            Thread.current.name = "postgres-listen"
+            loop.run()
+        }.start()
     }
 
     /// Stops the thread, closes the connection and finishes `events`.

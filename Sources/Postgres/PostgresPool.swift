@@ -22,11 +22,11 @@ public final class PostgresPool: Sendable {
         self.configuration = configuration
         self.size = size
         for index in 0..<size {
-            let thread = Thread { [queue] in
+            // Named from inside: on Linux a new thread inherits its creator's name otherwise.
+            Thread { [queue] in
+                Thread.current.name = "postgres-\(index)"
                 ConnectionThread(configuration: configuration, queue: queue, logger: logger).run()
-            }
-            thread.name = "postgres-\(index)"
-            thread.start()
+            }.start()
         }
     }
 
@@ -48,6 +48,7 @@ public final class PostgresPool: Sendable {
     }
 
     /// Runs `body` in one transaction (BEGIN … COMMIT; ROLLBACK on error).
+    @discardableResult
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
         try await withConnection { try $0.transaction(body) }
     }

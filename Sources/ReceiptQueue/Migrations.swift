@@ -7,6 +7,12 @@ public struct Migration: Sendable, Equatable {
     public var name: String
     public var sql: String
 
+    public init(version: Int, name: String, sql: String) {
+        self.version = version
+        self.name = name
+        self.sql = sql
+    }
+
     /// Reads every `NNNN_name.sql` in `directory`, sorted by version. Two files with one
     /// version, or a file name of another shape ending in `.sql`, is an error.
     public static func load(from directory: URL) throws -> [Migration] {

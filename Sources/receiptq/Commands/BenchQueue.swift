@@ -40,6 +40,7 @@ struct BenchQueue: AsyncParsableCommand {
     }
 
     func run() async throws {
+        LogSetup.bootstrap(label: "receiptq.benchqueue", defaultLevel: .error)
         let files = try migrations.load()
         let server = try database.configuration(applicationName: "receiptq-bench")
         let scratch = "receiptq_bench_\(getpid())_\(Int.random(in: 1000...9999))"

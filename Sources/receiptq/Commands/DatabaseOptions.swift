@@ -14,14 +14,20 @@ struct DatabaseOptions: ParsableArguments {
     /// The validated configuration; a missing or malformed URL is a one-line error naming it.
     func configuration(applicationName: String) throws -> PostgresConfiguration {
         guard let text = url ?? ProcessInfo.processInfo.environment["DATABASE_URL"] else {
-            throw ValidationError("no database given: pass --database-url or set DATABASE_URL")
+            throw ConfigurationError("no database given: pass --database-url or set DATABASE_URL")
         }
         do {
             return try PostgresConfiguration(connectionString: text, applicationName: applicationName)
         } catch let error as PostgresError {
-            throw ValidationError("--database-url / DATABASE_URL: \(error)")
+            throw ConfigurationError("--database-url / DATABASE_URL: \(error)")
         }
     }
+}
+
+/// A setting that cannot work, reported as one line (ArgumentParser prints "Error: …").
+struct ConfigurationError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }
 
 /// Durations on the command line: `500ms`, `2s`, `5m`, `72h`, `30d`.
@@ -53,7 +59,7 @@ struct MigrationsOptions: ParsableArguments {
         } else if let found = ReceiptQueueMigration.defaultDirectory(executable: URL(fileURLWithPath: CommandLine.arguments[0])) {
             url = found
         } else {
-            throw ValidationError("cannot find SQL/migrations: pass --migrations or set RECEIPTQ_MIGRATIONS_DIR")
+            throw ConfigurationError("cannot find SQL/migrations: pass --migrations or set RECEIPTQ_MIGRATIONS_DIR")
         }
         return try ReceiptQueueMigration.load(from: url)
     }

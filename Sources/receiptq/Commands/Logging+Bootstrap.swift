@@ -4,8 +4,11 @@ import Logging
 /// Logs go to stderr, one line each, at `RECEIPTQ_LOG_LEVEL` (default `info`). Called once by
 /// each long-running subcommand. Receipt data, secrets and tokens are never passed to a logger.
 enum LogSetup {
-    static func bootstrap(label: String) -> Logger {
-        let level = ProcessInfo.processInfo.environment["RECEIPTQ_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+    /// One-shot commands (migrate, stats, bench) pass `.error`: their failure is the one line
+    /// ArgumentParser prints, not a log line before it.
+    @discardableResult
+    static func bootstrap(label: String, defaultLevel: Logger.Level = .info) -> Logger {
+        let level = ProcessInfo.processInfo.environment["RECEIPTQ_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? defaultLevel
         LoggingSystem.bootstrap { name in
             var handler = StreamLogHandler.standardError(label: name)
             handler.logLevel = level

@@ -11,6 +11,7 @@ struct Migrate: AsyncParsableCommand {
     @OptionGroup var migrations: MigrationsOptions
 
     func run() async throws {
+        LogSetup.bootstrap(label: "receiptq.migrate", defaultLevel: .error)
         let files = try migrations.load()
         let config = try database.configuration(applicationName: "receiptq-migrate")
         let pool = PostgresPool(configuration: config, size: 1)

@@ -16,6 +16,7 @@ struct Stats: AsyncParsableCommand {
     static let views = ["queue_depth", "queue_health", "outcomes", "failures"]
 
     func run() async throws {
+        LogSetup.bootstrap(label: "receiptq.stats", defaultLevel: .error)
         let config = try database.configuration(applicationName: "receiptq-stats")
         let pool = PostgresPool(configuration: config, size: 1)
         defer { pool.shutdown() }

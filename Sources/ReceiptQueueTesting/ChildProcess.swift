@@ -1,0 +1,84 @@
+import Foundation
+
+/// The `receiptq` executable built next to the tests, run as a real child process (workers and
+/// schedulers die by SIGKILL in tests; only a separate process can).
+public enum ReceiptQBinary {
+    /// `RECEIPTQ_BIN` when set (Deploy/dev sets it), else `receiptq` beside the test bundle.
+    public static var url: URL {
+        if let path = ProcessInfo.processInfo.environment["RECEIPTQ_BIN"] {
+            return URL(fileURLWithPath: path)
+        }
+        let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var directory = testBinary.deletingLastPathComponent()
+        while directory.path != "/" {
+            let candidate = directory.appendingPathComponent("receiptq")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return testBinary.deletingLastPathComponent().appendingPathComponent("receiptq")
+    }
+}
+
+/// A running child process with its output collected to files (no pipe can fill up and block it).
+public final class ChildProcess: @unchecked Sendable {
+    public let process = Process()
+    private let stdoutURL: URL
+    private let stderrURL: URL
+
+    public init(_ executable: URL = ReceiptQBinary.url, arguments: [String], environment: [String: String] = [:]) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("receiptq-child-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        stdoutURL = directory.appendingPathComponent("stdout")
+        stderrURL = directory.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+        process.executableURL = executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "DATABASE_URL")  // children get exactly the database the test names
+        env.merge(environment) { $1 }
+        process.environment = env
+        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
+        process.standardError = try FileHandle(forWritingTo: stderrURL)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    public var pid: Int32 { process.processIdentifier }
+    public var stdout: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
+    public var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
+
+    public func kill(_ signal: Int32 = SIGKILL) { Foundation.kill(pid, signal) }
+
+    /// Waits for exit up to `timeout`; returns the exit status, or nil (and kills it) on timeout.
+    @discardableResult
+    public func wait(timeout: Duration) async -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            if ContinuousClock.now >= deadline { kill(); return nil }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return process.terminationStatus
+    }
+
+    /// Runs to completion (killed after `timeout`).
+    public static func run(arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(30)) async throws
+        -> (status: Int32?, stdout: String, stderr: String) {
+        let child = try ChildProcess(arguments: arguments, environment: environment)
+        let status = await child.wait(timeout: timeout)
+        return (status, child.stdout, child.stderr)
+    }
+
+    deinit { if process.isRunning { kill() } }
+}
+
+/// Polls `condition` until it holds or `timeout` passes; returns whether it held.
+public func eventually(timeout: Duration = .seconds(10), every interval: Duration = .milliseconds(50),
+                       _ condition: () async throws -> Bool) async rethrows -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try await condition() { return true }
+        try? await Task.sleep(for: interval)
+    }
+    return try await condition()
+}

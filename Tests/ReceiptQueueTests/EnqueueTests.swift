@@ -1,0 +1,105 @@
+import Foundation
+import Postgres
+import ReceiptQueue
+import ReceiptQueueTesting
+import Testing
+
+@Suite("Enqueue: durable, deduplicated, one round trip per batch")
+struct EnqueueTests {
+    @Test func enqueueReturnsIdsInInputOrderAfterCommitting() async throws {
+        let fixture = try await QueueFixture.make()
+        defer { fixture.shutdown() }
+        let jobs = QueueFixture.jobs(250)
+        let results = try await fixture.queue.enqueue(jobs)
+        #expect(results.count == 250)
+        #expect(results.allSatisfy { $0.created && $0.state == .queued && !$0.conflicting })
+        #expect(Set(results.map(\.id)).count == 250)
+        // Visible from another connection at once: the statement committed before returning.
+        let other = fixture.database.pool(size: 1)
+        defer { other.shutdown() }
+        for (job, result) in zip(jobs, results).prefix(20) {
+            let row = try await other.query("SELECT transaction_id FROM receiptq.jobs WHERE id = $1", [result.id])
+            #expect(try row[0].decode("transaction_id", as: String.self) == job.transactionID)
+        }
+    }
+
+    @Test func identicalSubmissionReturnsTheExistingJobInsteadOfASecondOne() async throws {
+        let fixture = try await QueueFixture.make()
+        defer { fixture.shutdown() }
+        let job = NewJob(receiptData: "AAAA", transactionID: "1000", userID: "u1", productID: "gems", orderID: "o1")
+        let first = try await fixture.queue.enqueue([job])[0]
+        let again = try await fixture.queue.enqueue([job])[0]
+        #expect(first.created)
+        #expect(!again.created)
+        #expect(again.id == first.id)
+        #expect(!again.conflicting)
+        #expect(try await fixture.count("SELECT count(*) FROM receiptq.jobs") == 1)
+    }
+
+    @Test func lineWrappedBase64DedupesWithTheSameReceiptUnwrapped() async throws {
+        let fixture = try await QueueFixture.make()
+        defer { fixture.shutdown() }
+        let plain = try await fixture.queue.enqueue([NewJob(receiptData: "QUJDREVGR0g=", transactionID: "7", userID: "u")])[0]
+        let wrapped = try await fixture.queue.enqueue([NewJob(receiptData: "QUJD\r\nREVG\n R0g=", transactionID: "7", userID: "u")])[0]
+        #expect(wrapped.id == plain.id)
+        #expect(!wrapped.created)
+    }
+
+    @Test func repeatsWithinOneBatchAreStoredOnce() async throws {
+        let fixture = try await QueueFixture.make()
+        defer { fixture.shutdown() }
+        let job = NewJob(receiptData: "BBBB", transactionID: "2", userID: "u")
+        let results = try await fixture.queue.enqueue([job, QueueFixture.jobs(1)[0], job])
+        #expect(results[0].created && results[1].created && !results[2].created)
+        #expect(results[2].id == results[0].id)
+        #expect(try await fixture.count("SELECT count(*) FROM receiptq.jobs") == 2)
+    }
+
+    @Test func sameReceiptAndTransactionForAnotherUserIsConflictingAndNotStored() async throws {
+        let fixture = try await QueueFixture.make()
+        defer { fixture.shutdown() }
+        let original = try await fixture.queue.enqueue([NewJob(receiptData: "CCCC", transactionID: "3", userID: "alice")])[0]
+        let other = try await fixture.queue.enqueue([NewJob(receiptData: "CCCC", transactionID: "3", userID: "mallory")])[0]
+        #expect(other.conflicting)
+        #expect(!other.created)
+        #expect(other.id == original.id)
+        #expect(try await fixture.queue.job(id: original.id)?.userID == "alice")
+    }
+
+    @Test func concurrentIdenticalSubmissionsAllGetTheOneJob() async throws {
+        let fixture = try await QueueFixture.make(poolSize: 8)
+        defer { fixture.shutdown() }
+        let job = NewJob(receiptData: "DDDD", transactionID: "4", userID: "u")
+        let ids = try await withThrowingTaskGroup(of: EnqueuedJob.self) { group in
+            for _ in 0..<16 { group.addTask { try await fixture.queue.enqueue([job])[0] } }
+            return try await group.reduce(into: [EnqueuedJob]()) { $0.append($1) }
+        }
+        #expect(Set(ids.map(\.id)).count == 1)
+        #expect(ids.filter(\.created).count == 1)
+    }
+
+    @Test func enqueueWakesListenersWithOneNotificationPerBatch() async throws {
+        let fixture = try await QueueFixture.make()
+        defer { fixture.shutdown() }
+        let listener = PostgresListener(configuration: fixture.database.configuration, channels: ["receiptq_jobs"])
+        defer { listener.stop() }
+        var events = listener.events.makeAsyncIterator()
+        #expect(await events.next() == .listening)
+        _ = try await fixture.queue.enqueue(QueueFixture.jobs(500))
+        _ = try await fixture.queue.enqueue(QueueFixture.jobs(10, prefix: "second"))
+        try await fixture.pool.query("SELECT pg_notify('receiptq_jobs', 'end-of-test')")
+        var wakeUps = 0
+        while case .notification(let notification)? = await events.next(), notification.payload != "end-of-test" {
+            wakeUps += 1
+        }
+        #expect(wakeUps == 2)   // 510 jobs in two statements: two wake-ups, not 510
+    }
+
+    @Test func invalidFieldsAreRefusedByTheDatabaseNotStoredHalfway() async throws {
+        let fixture = try await QueueFixture.make()
+        defer { fixture.shutdown() }
+        let tooLong = NewJob(receiptData: "EEEE", transactionID: String(repeating: "9", count: 65), userID: "u")
+        await #expect(throws: PostgresError.self) { try await fixture.queue.enqueue([QueueFixture.jobs(1)[0], tooLong]) }
+        #expect(try await fixture.count("SELECT count(*) FROM receiptq.jobs") == 0)
+    }
+}
