@@ -1,0 +1,12 @@
+-- One job's story: set the id, then run. psql: \set id 12345
+SELECT id, state, attempts, transaction_id, user_id, product_id, order_id, run_at, locked_by, locked_until,
+       apple_status, apple_environment, last_error, outcome_reason, created_at, finished_at
+FROM receiptq.jobs WHERE id = :id;
+
+-- Every job for one Apple transaction (resubmissions, other receipts holding it).
+-- psql: \set tx '1000000123456789'
+SELECT id, state, user_id, created_at, finished_at, outcome_reason
+FROM receiptq.jobs WHERE transaction_id = :'tx' ORDER BY created_at;
+
+-- The grant for that transaction, if any (the ledger: at most one row per transaction).
+SELECT * FROM receiptq.grants WHERE transaction_id = :'tx';
