@@ -1,0 +1,102 @@
+import FakeAppStore
+import Foundation
+
+/// One finished request of `bench http`.
+struct BenchSample: Sendable {
+    let latency: Duration
+    let finishedAt: Duration
+    let outcome: String
+}
+
+/// What `bench http` counts as requests finish.
+struct BenchTally {
+    var latencies: [Double] = []
+    var finishTimes: [Double] = []
+    var outcomes: [String: Int] = [:]
+
+    mutating func add(_ sample: BenchSample) {
+        latencies.append(sample.latency.seconds)
+        finishTimes.append(sample.finishedAt.seconds)
+        outcomes[sample.outcome, default: 0] += 1
+    }
+}
+
+/// Process CPU time (user + system, all threads) and peak resident memory, from getrusage.
+struct ResourceUsage {
+    let cpuSeconds: Double
+    let peakRSSBytes: Int
+
+    static func now() -> ResourceUsage {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1_000_000
+        return ResourceUsage(cpuSeconds: cpu, peakRSSBytes: Int(usage.ru_maxrss) * 1_024)  // Linux: KiB
+    }
+}
+
+/// The fake App Store `bench http` talks to: a child process (default), in this process, or given.
+final class BenchFake: @unchecked Sendable {
+    let productionURL: String
+    let location: String
+    private let child: Process?
+    private let server: FakeAppStoreServer?
+
+    private init(productionURL: String, location: String, child: Process?, server: FakeAppStoreServer?) {
+        self.productionURL = productionURL
+        self.location = location
+        self.child = child
+        self.server = server
+    }
+
+    static func start(url: String?, latency: String, inProcess: Bool) async throws -> BenchFake {
+        if let url { return BenchFake(productionURL: url, location: "external", child: nil, server: nil) }
+        if inProcess {
+            let range = FakeDurationRange(parsing: latency) ?? FakeDurationRange(lower: .seconds(3), upper: .seconds(6))
+            let server = try await FakeAppStoreServer.start(configuration: .init(latency: range))
+            return BenchFake(productionURL: server.productionURL, location: "in-process", child: nil, server: server)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = ["fake-appstore", "--port", "0", "--latency", latency]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        // The child prints `production: URL` first; read until that line arrives.
+        var text = ""
+        while !text.contains("\n") {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        guard let line = text.split(separator: "\n").first, line.hasPrefix("production: ") else {
+            process.terminate()
+            throw BenchError("the fake App Store child did not print its URL")
+        }
+        return BenchFake(productionURL: String(line.dropFirst("production: ".count)), location: "child process \(process.processIdentifier)", child: process, server: nil)
+    }
+
+    func stop() {
+        if let child, child.isRunning {
+            child.terminate()
+            child.waitUntilExit()
+        }
+        if let server {
+            let done = DispatchSemaphore(value: 0)
+            Task { await server.stop(); done.signal() }
+            done.wait()
+        }
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (whole, attoseconds) = components
+        return Double(whole) + Double(attoseconds) / 1e18
+    }
+}
