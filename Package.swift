@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.65.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.4.0"),
     ],
     targets: [
         // libpq, found through pkg-config (`libpq-dev`).
@@ -67,10 +68,30 @@ let package = Package(
             dependencies: [
                 "Postgres",
                 "ReceiptQueue",
+                "Worker",
+                "HTTPClient",
+                "AppStore",
+                "FakeAppStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
+        ),
+        // The verification worker: claim, verify with Apple, write outcomes and grants.
+        .target(
+            name: "Worker",
+            dependencies: [
+                "ReceiptQueue",
+                "AppStore",
+                "Postgres",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(
+            name: "WorkerTests",
+            dependencies: ["Worker", "ReceiptQueue", "AppStore", "HTTPClient", "FakeAppStore", "ReceiptQueueTesting"]
         ),
         // Test helpers shared by the test targets: scratch databases on the server that
         // Deploy/dev started, the built `receiptq` binary, child processes.

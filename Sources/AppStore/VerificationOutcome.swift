@@ -19,4 +19,11 @@ public struct VerificationResult: Sendable {
     public var latency: Duration
     /// HTTP calls made: 1, or 2 after an environment switch.
     public var calls: Int
+
+    public init(outcome: VerificationOutcome, environment: VerifyReceiptEnvironment, latency: Duration, calls: Int) {
+        self.outcome = outcome
+        self.environment = environment
+        self.latency = latency
+        self.calls = calls
+    }
 }

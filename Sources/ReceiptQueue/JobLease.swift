@@ -13,4 +13,17 @@ public struct JobLease: Sendable, Hashable {
     public var orderID: String?
     public var createdAt: Date
     public var lockedUntil: Date
+
+    public init(id: Int64, attempt: Int, receiptData: String, transactionID: String, userID: String, productID: String?,
+                orderID: String?, createdAt: Date, lockedUntil: Date) {
+        self.id = id
+        self.attempt = attempt
+        self.receiptData = receiptData
+        self.transactionID = transactionID
+        self.userID = userID
+        self.productID = productID
+        self.orderID = orderID
+        self.createdAt = createdAt
+        self.lockedUntil = lockedUntil
+    }
 }

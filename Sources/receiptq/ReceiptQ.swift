@@ -13,6 +13,9 @@ struct ReceiptQ: AsyncParsableCommand {
             Stats.self,
             Bench.self,
             ClaimAndHang.self,
+            FakeAppStoreCommand.self,
+            WorkerCommand.self,
+            EnqueueCommand.self,
         ]
     )
 }
@@ -23,6 +26,7 @@ struct Bench: AsyncParsableCommand {
         abstract: "Benchmarks that print figures (and --json).",
         subcommands: [
             BenchQueue.self,
+            BenchHTTP.self,
         ]
     )
 }

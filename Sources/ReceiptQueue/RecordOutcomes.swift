@@ -1,0 +1,93 @@
+import Postgres
+
+/// Writes a batch of finished attempts — grants and job outcomes together — inside the caller's
+/// transaction, so a grant exists if and only if its job ended `granted` (invariant 2).
+///
+/// 1. Locks the batch's jobs that are still this worker's lease at the named attempt (primary
+///    key, in id order so workers never wait on each other in a cycle). The rest lost their lease.
+/// 2. Calls `receiptq.record_grant` for each grant of a held job, sorted by original transaction
+///    (the order of its advisory locks): granted, already granted, or rejected.
+/// 3. Ends every held job with `CompleteBatch`.
+public enum RecordOutcomes {
+    static let lockSQL = """
+        SELECT j.id
+        FROM receiptq.jobs AS j
+        JOIN unnest($1::bigint[], $2::int[]) AS l(id, attempt) ON j.id = l.id AND j.attempts = l.attempt
+        WHERE j.state = 'verifying' AND j.locked_by = $3
+        ORDER BY j.id
+        FOR UPDATE OF j
+        """
+
+    static let grantSQL = """
+        SELECT c.job_id, g.result, g.matched_order_id, g.unmatched
+        FROM (
+            SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::bigint[],
+                                 $8::text[], $9::text[])
+                AS c(job_id, transaction_id, original_transaction_id, user_id, product_id, quantity, purchase_ms,
+                     environment, order_id)
+            ORDER BY original_transaction_id, transaction_id
+        ) AS c
+        CROSS JOIN LATERAL receiptq.record_grant(
+            c.job_id, c.transaction_id, c.original_transaction_id, c.user_id, c.product_id, c.quantity,
+            to_timestamp(c.purchase_ms / 1000.0), c.environment, c.order_id, $10) AS g
+        """
+
+    public struct Result: Sendable, Equatable {
+        /// The outcome each held job ended with.
+        public var outcomes: [Int64: JobOutcome]
+        /// Grants recorded without a matching order (for ops to reconcile).
+        public var unmatchedGrants: Int
+        /// Attempts refused by the fence: their job is no longer this lease's.
+        public var lostLease: Set<Int64>
+    }
+
+    /// - Parameter enforceOwner: reject a transaction whose original transaction is already
+    ///   granted to another user ("owned by another account").
+    public static func run(_ attempts: [FinishedAttempt], worker: String, enforceOwner: Bool,
+                           on connection: PostgresConnection) throws -> Result {
+        guard !attempts.isEmpty else { return Result(outcomes: [:], unmatchedGrants: 0, lostLease: []) }
+        let held = Set(try connection.query(lockSQL, [attempts.map(\.lease.id), attempts.map(\.lease.attempt), worker])
+            .map { try $0.decode("id", as: Int64.self) })
+
+        var outcomes: [Int64: JobOutcome] = [:]
+        var grants: [(JobLease, GrantCandidate)] = []
+        for attempt in attempts where held.contains(attempt.lease.id) {
+            switch attempt.decision {
+            case .outcome(let outcome): outcomes[attempt.lease.id] = outcome
+            case .grant(let candidate): grants.append((attempt.lease, candidate))
+            }
+        }
+        var unmatched = 0
+        if !grants.isEmpty {
+            let rows = try connection.query(grantSQL, [
+                grants.map(\.0.id), grants.map(\.1.transactionID), grants.map(\.1.originalTransactionID),
+                grants.map(\.0.userID), grants.map(\.1.productID), grants.map(\.1.quantity),
+                grants.map(\.1.purchaseDateMs), grants.map(\.1.environment), grants.map(\.0.orderID), enforceOwner,
+            ])
+            for row in rows {
+                let id: Int64 = try row.decode("job_id")
+                switch try row.decode("result", as: String.self) {
+                case "granted":
+                    outcomes[id] = .granted
+                    if try row.decodeIfPresent("unmatched", as: Bool.self) == true { unmatched += 1 }
+                case "already_granted": outcomes[id] = .alreadyGranted
+                case "owned_by_another_account": outcomes[id] = .rejected(reason: "owned by another account")
+                case "order_product_mismatch": outcomes[id] = .rejected(reason: "product does not match the order")
+                case let other: throw PostgresError(.decoding, "unknown record_grant result \(other)")
+                }
+            }
+        }
+        let completions = attempts.compactMap { attempt -> JobCompletion? in
+            guard let outcome = outcomes[attempt.lease.id] else { return nil }
+            return JobCompletion(lease: attempt.lease, outcome: outcome, appleStatus: attempt.appleStatus,
+                                 appleEnvironment: attempt.appleEnvironment)
+        }
+        let written = try CompleteBatch.run(completions, worker: worker, on: connection)
+        guard written.lostLease.isEmpty else {
+            // Impossible while the rows are locked above; refuse to commit half a batch.
+            throw PostgresError(.server, "fenced completion changed under its row lock")
+        }
+        return Result(outcomes: outcomes, unmatchedGrants: unmatched,
+                      lostLease: Set(attempts.map(\.lease.id)).subtracting(held))
+    }
+}

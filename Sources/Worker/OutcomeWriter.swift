@@ -1,0 +1,146 @@
+import Logging
+import Postgres
+import ReceiptQueue
+import Synchronization
+
+/// Writes finished attempts in batches: one transaction per batch (`RecordOutcomes`), flushed when
+/// `maxBatch` attempts wait or `flushInterval` after the first one arrived, so the database is
+/// not the bottleneck at thousands of verifications per second.
+///
+/// A batch that fails for a passing reason (deadlock, lost connection, server restart) is retried
+/// whole — it is fenced and idempotent. A batch that fails for a lasting reason is split, and an
+/// attempt that cannot be written even alone ends `failed` with the error, so one bad row never
+/// blocks the others or circulates forever (invariant 7).
+public final class OutcomeWriter: Sendable {
+    public struct Configuration: Sendable {
+        /// Longest wait before a partial batch is written. Default 5 ms.
+        public var flushInterval: Duration = .milliseconds(5)
+        /// Most attempts per transaction. Default 500.
+        public var maxBatch = 500
+        /// Reject a transaction whose original transaction belongs to another user. Default true.
+        public var enforceOwner = true
+        public init() {}
+    }
+
+    private let configuration: Configuration
+    private let pool: PostgresPool
+    private let worker: String
+    private let metrics: WorkerMetrics
+    private let logger: Logger
+    private let queue = Mutex(Pending())
+
+    struct Pending: ~Copyable {
+        var attempts: [FinishedAttempt] = []
+        var finished = false
+        var waiter: CheckedContinuation<Void, Never>?
+    }
+
+    public init(pool: PostgresPool, worker: String, configuration: Configuration = .init(), metrics: WorkerMetrics, logger: Logger) {
+        self.configuration = configuration
+        self.pool = pool
+        self.worker = worker
+        self.metrics = metrics
+        self.logger = logger
+    }
+
+    /// Queues an attempt for the next batch. Never blocks.
+    public func submit(_ attempt: FinishedAttempt) {
+        queue.withLock { pending in
+            pending.attempts.append(attempt)
+            let waiter = pending.waiter
+            pending.waiter = nil
+            return waiter
+        }?.resume()
+    }
+
+    /// No more attempts will come: `run` writes what is queued and returns.
+    public func finish() {
+        queue.withLock { pending in
+            pending.finished = true
+            let waiter = pending.waiter
+            pending.waiter = nil
+            return waiter
+        }?.resume()
+    }
+
+    /// Attempts queued and not yet taken by a batch.
+    public var backlog: Int { queue.withLock { $0.attempts.count } }
+
+    /// The writing loop; returns after `finish()` once everything queued is written.
+    public func run() async {
+        while true {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = queue.withLock { pending in
+                    if pending.attempts.isEmpty && !pending.finished {
+                        pending.waiter = continuation
+                        return false
+                    }
+                    return true
+                }
+                if ready { continuation.resume() }
+            }
+            // Let a batch gather, unless it is already full or we are draining for shutdown.
+            let (count, finished) = queue.withLock { ($0.attempts.count, $0.finished) }
+            if count == 0 && finished { return }
+            if count < configuration.maxBatch && !finished {
+                try? await Task.sleep(for: configuration.flushInterval)
+            }
+            let batch = queue.withLock { pending in
+                let taken = Array(pending.attempts.prefix(configuration.maxBatch))
+                pending.attempts.removeFirst(taken.count)
+                return taken
+            }
+            if !batch.isEmpty { await write(batch) }
+        }
+    }
+
+    func write(_ batch: [FinishedAttempt]) async {
+        let started = ContinuousClock.now
+        for attempt in 1...6 {
+            do {
+                let result = try await record(batch)
+                metrics.recordWritten(result, batchSize: batch.count, seconds: (ContinuousClock.now - started).seconds)
+                if !result.lostLease.isEmpty {
+                    logger.info("outcomes refused by the fence (lease lost: job retried elsewhere)", metadata: ["jobs": "\(result.lostLease.count)"])
+                }
+                return
+            } catch let error as PostgresError where error.isTransient {
+                logger.warning("writing outcomes failed; retrying", metadata: ["error": "\(error)", "try": "\(attempt)"])
+                try? await Task.sleep(for: .milliseconds(100 * (1 << min(attempt, 5))))
+            } catch {
+                return await isolate(batch, error: error)
+            }
+        }
+        logger.error("could not write \(batch.count) outcomes; their leases will expire and the jobs will be verified again")
+    }
+
+    private func record(_ batch: [FinishedAttempt]) async throws -> RecordOutcomes.Result {
+        let worker = self.worker, enforceOwner = configuration.enforceOwner
+        return try await pool.transaction { try RecordOutcomes.run(batch, worker: worker, enforceOwner: enforceOwner, on: $0) }
+    }
+
+    /// A lasting error: write halves apart; a single attempt that still fails ends `failed`.
+    private func isolate(_ batch: [FinishedAttempt], error: Error) async {
+        guard batch.count > 1 else {
+            let attempt = batch[0]
+            logger.error("outcome cannot be written; the job ends failed", metadata: ["job": "\(attempt.lease.id)", "error": "\(error)"])
+            var failed = attempt
+            failed.decision = .outcome(.failed(reason: "could not record the outcome: \(String(describing: error).prefix(200))"))
+            if (try? await record([failed])) == nil {
+                logger.error("job could not even be marked failed; its lease will expire", metadata: ["job": "\(attempt.lease.id)"])
+            }
+            return
+        }
+        let middle = batch.count / 2
+        await write(Array(batch[..<middle]))
+        await write(Array(batch[middle...]))
+    }
+}
+
+extension PostgresError {
+    /// Worth retrying the same transaction: the connection broke, or PostgreSQL aborted it for
+    /// a deadlock or a serialization failure.
+    var isTransient: Bool {
+        isConnectionFailure || ["40P01", "40001", "55P03", "53300"].contains(sqlState ?? "")
+    }
+}

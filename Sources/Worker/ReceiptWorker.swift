@@ -1,0 +1,183 @@
+import AppStore
+import Foundation
+import Logging
+import Postgres
+import ReceiptQueue
+import ServiceLifecycle
+import Synchronization
+
+/// `receiptq worker`: claims jobs for its free slots, verifies them with Apple (thousands in
+/// flight through one libcurl multi handle), and hands the outcomes to the `OutcomeWriter`.
+///
+/// Promises: it leases only as many jobs as it has free slots (invariant 6); it stops claiming
+/// while Apple is down (per-environment circuit breakers, invariant 5) or says our shared secret
+/// is wrong (21004); it wakes on NOTIFY receiptq_jobs and polls as a fallback; on graceful
+/// shutdown (SIGTERM) it stops claiming, lets in-flight verifications finish until
+/// `shutdownDeadline`, releases the rest without burning an attempt, and writes everything out.
+public final class ReceiptWorker: Service, Sendable {
+    private struct LoopState: ~Copyable {
+        var inFlight = 0
+        var breakers: [VerifyReceiptEnvironment: CircuitBreaker]
+        var pausedUntil: ContinuousClock.Instant?
+        var stopping = false
+    }
+
+    public let configuration: WorkerConfiguration
+    private let queue: JobQueue
+    private let database: PostgresConfiguration
+    private let verifier: VerifyReceiptClient
+    private let writer: OutcomeWriter
+    private let metrics: WorkerMetrics
+    private let logger: Logger
+    private let state: Mutex<LoopState>
+    private let wake = WakeSignal()
+
+    /// - Parameters:
+    ///   - pool: connections for claims and outcome writes (2 are plenty).
+    ///   - database: for the dedicated LISTEN connection.
+    public init(configuration: WorkerConfiguration, pool: PostgresPool, database: PostgresConfiguration,
+                verifier: VerifyReceiptClient, metrics: WorkerMetrics = WorkerMetrics(), logger: Logger) {
+        self.configuration = configuration
+        self.queue = JobQueue(pool: pool)
+        self.database = database
+        self.verifier = verifier
+        self.metrics = metrics
+        self.logger = logger
+        self.writer = OutcomeWriter(pool: pool, worker: configuration.name, configuration: configuration.writer,
+                                    metrics: metrics, logger: logger)
+        let breakers = Dictionary(uniqueKeysWithValues: VerifyReceiptEnvironment.allCases.map {
+            ($0, CircuitBreaker(configuration: configuration.breaker))
+        })
+        self.state = Mutex(LoopState(breakers: breakers))
+    }
+
+    /// Verifications in flight now.
+    public var inFlight: Int { state.withLock { $0.inFlight } }
+
+    public func run() async throws {
+        let listener = PostgresListener(configuration: database, channels: ["receiptq_jobs"], logger: logger)
+        logger.notice("worker started", metadata: ["worker": "\(configuration.name)", "concurrency": "\(configuration.concurrency)"])
+        await withGracefulShutdownHandler {
+            await withDiscardingTaskGroup { group in
+                group.addTask { await self.writer.run() }
+                group.addTask {
+                    for await _ in listener.events { self.wake.signal() }
+                }
+                await self.claimAndVerify()
+                listener.stop()
+                self.writer.finish()
+            }
+        } onGracefulShutdown: {
+            self.logger.notice("worker stopping: no more claims; finishing what is in flight")
+            self.state.withLock { $0.stopping = true }
+            self.wake.signal()
+        }
+        logger.notice("worker stopped", metadata: ["worker": "\(configuration.name)"])
+    }
+
+    private func claimAndVerify() async {
+        await withDiscardingTaskGroup { verifications in
+            while !state.withLock({ $0.stopping }) && !Task.isCancelled {
+                let wanted = admission()
+                guard wanted > 0 else {
+                    await wake.wait(timeout: configuration.pollInterval)
+                    continue
+                }
+                let leases: [JobLease]
+                do {
+                    leases = try await queue.claim(limit: wanted, worker: configuration.name, lease: configuration.lease)
+                } catch {
+                    logger.warning("claim failed; retrying in 1 s", metadata: ["error": "\(error)"])
+                    state.withLock { $0.breakers[.production]?.probeNotSent() }
+                    try? await Task.sleep(for: .seconds(1))
+                    continue
+                }
+                metrics.claimBatch.record(leases.count)
+                state.withLock { state in
+                    state.inFlight += leases.count
+                    if leases.isEmpty { state.breakers[.production]?.probeNotSent() }
+                }
+                metrics.inFlight.record(inFlight)
+                for lease in leases {
+                    verifications.addTask { await self.verify(lease) }
+                }
+                if leases.count < wanted {
+                    await wake.wait(timeout: configuration.pollInterval)   // queue drained: wait for NOTIFY
+                }
+            }
+            await drain(cancelling: &verifications)
+        }
+    }
+
+    /// Slots to claim now: free slots (at most a batch), if Apple's production breaker and any
+    /// 21004 pause allow. Few free slots wait briefly for more, so claims stay batched.
+    private func admission() -> Int {
+        let now = ContinuousClock.now
+        return state.withLock { state in
+            if let until = state.pausedUntil, now < until { return 0 }
+            let free = configuration.concurrency - state.inFlight
+            let wanted = min(free, configuration.maxClaimBatch)
+            return state.breakers[.production]?.admit(wanted, now: now) ?? wanted
+        }
+    }
+
+    private func drain(cancelling verifications: inout DiscardingTaskGroup) async {
+        let deadline = ContinuousClock.now + configuration.shutdownDeadline
+        while inFlight > 0 && ContinuousClock.now < deadline {
+            await wake.wait(timeout: .milliseconds(100))
+        }
+        if inFlight > 0 {
+            logger.notice("shutdown deadline reached; releasing unfinished jobs", metadata: ["jobs": "\(inFlight)"])
+            verifications.cancelAll()
+        }
+    }
+
+    private func verify(_ lease: JobLease) async {
+        defer {
+            let remaining = state.withLock { state in
+                state.inFlight -= 1
+                return state.inFlight
+            }
+            metrics.inFlight.record(remaining)
+            wake.signal()
+        }
+        let result: VerificationResult
+        do {
+            result = try await verifier.verify(receiptData: lease.receiptData)
+        } catch {
+            writer.submit(FinishedAttempt(lease: lease, decision: .outcome(.release)))   // shutdown: not attempted
+            return
+        }
+        metrics.appleLatency.recordNanoseconds(Int64(result.latency.seconds * 1e9))
+        metrics.appleRequests(result.environment.rawValue).increment(by: result.calls)
+        observe(result)
+        var random = SystemRandomNumberGenerator()
+        writer.submit(configuration.decision.decide(result, lease: lease, now: Date(), using: &random))
+    }
+
+    /// Feeds the environment's breaker; pauses claiming on a configuration error.
+    private func observe(_ result: VerificationResult) {
+        let now = ContinuousClock.now
+        let appleTrouble: Bool
+        switch result.outcome {
+        case .valid, .reject: appleTrouble = false
+        case .retryLater(let reason): appleTrouble = reason.isAppleTrouble
+        case .timedOut: appleTrouble = true
+        case .configurationError:
+            appleTrouble = false
+            logger.critical("Apple answered 21004: the shared secret is wrong (check RECEIPTQ_SHARED_SECRET); not claiming for a while",
+                            metadata: ["pause": "\(configuration.configurationErrorPause)"])
+            state.withLock { $0.pausedUntil = now + configuration.configurationErrorPause }
+        }
+        let (before, after) = state.withLock { state in
+            let before = state.breakers[result.environment]?.gaugeValue ?? 0
+            if appleTrouble { state.breakers[result.environment]?.recordFailure(now: now) } else { state.breakers[result.environment]?.recordSuccess() }
+            return (before, state.breakers[result.environment]?.gaugeValue ?? 0)
+        }
+        if before != after {
+            metrics.breaker(result.environment.rawValue).record(after)
+            let names = ["closed", "half-open", "open"]
+            logger.warning("Apple \(result.environment.rawValue) circuit breaker \(names[after])")
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Synchronization
+
+/// Wakes the claim loop: a NOTIFY arrived, a slot freed up, or shutdown began. Signals coalesce
+/// (many signals while the loop works mean one more look at the queue, not many).
+final class WakeSignal: Sendable {
+    private struct State: ~Copyable {
+        var pending = false
+        var waiter: CheckedContinuation<Void, Never>?
+    }
+
+    private let state = Mutex(State())
+
+    func signal() {
+        let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return waiter
+            }
+            state.pending = true
+            return nil
+        }
+        waiter?.resume()
+    }
+
+    /// Returns at the next signal (or at once if one is pending), or after `timeout`: the
+    /// polling fallback when a notification was lost.
+    func wait(timeout: Duration) async {
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            self?.signal()
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = state.withLock { state in
+                if state.pending {
+                    state.pending = false
+                    return true
+                }
+                state.waiter = continuation
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+        timer.cancel()
+    }
+}

@@ -1,0 +1,87 @@
+import Testing
+import Worker
+
+@Suite("Circuit breaker: stop claiming while Apple is down")
+struct CircuitBreakerTests {
+    var configuration: CircuitBreaker.Configuration {
+        var configuration = CircuitBreaker.Configuration()
+        configuration.failureThreshold = 3
+        configuration.openDuration = .seconds(2)
+        configuration.maxOpenDuration = .seconds(8)
+        return configuration
+    }
+
+    @Test func closedBreakerAdmitsEverythingAndOpensAfterARunOfFailures() {
+        var breaker = CircuitBreaker(configuration: configuration)
+        let t0 = ContinuousClock.now
+        #expect(breaker.admit(500, now: t0) == 500)
+        breaker.recordFailure(now: t0)
+        breaker.recordFailure(now: t0)
+        #expect(breaker.admit(500, now: t0) == 500)
+        breaker.recordFailure(now: t0)
+        #expect(breaker.admit(500, now: t0) == 0)
+        #expect(breaker.gaugeValue == 2)
+    }
+
+    @Test func aSuccessResetsTheRunOfFailures() {
+        var breaker = CircuitBreaker(configuration: configuration)
+        let t0 = ContinuousClock.now
+        breaker.recordFailure(now: t0)
+        breaker.recordFailure(now: t0)
+        breaker.recordSuccess()
+        breaker.recordFailure(now: t0)
+        breaker.recordFailure(now: t0)
+        #expect(breaker.admit(10, now: t0) == 10)
+    }
+
+    @Test func afterTheOpenPeriodExactlyOneProbeGoesOut() {
+        var breaker = CircuitBreaker(configuration: configuration)
+        let t0 = ContinuousClock.now
+        for _ in 0..<3 { breaker.recordFailure(now: t0) }
+        #expect(breaker.admit(100, now: t0 + .seconds(1)) == 0)
+        #expect(breaker.admit(100, now: t0 + .seconds(2)) == 1)
+        #expect(breaker.admit(100, now: t0 + .seconds(3)) == 0)   // probe in flight: nothing more
+        breaker.recordSuccess()
+        #expect(breaker.admit(100, now: t0 + .seconds(3)) == 100)
+    }
+
+    @Test func failedProbesDoubleTheOpenPeriodUpToTheCap() {
+        var breaker = CircuitBreaker(configuration: configuration)
+        var now = ContinuousClock.now
+        for _ in 0..<3 { breaker.recordFailure(now: now) }
+        var periods: [Duration] = []
+        for _ in 0..<4 {
+            if case .open(_, let duration) = breaker.state { periods.append(duration) }
+            now += .seconds(60)
+            #expect(breaker.admit(10, now: now) == 1)
+            breaker.recordFailure(now: now)
+        }
+        #expect(periods == [.seconds(2), .seconds(4), .seconds(8), .seconds(8)])
+    }
+
+    @Test func requestRateDuringALongOutageIsBoundedByTheOpenPeriod() {
+        var breaker = CircuitBreaker(configuration: configuration)
+        let start = ContinuousClock.now
+        var sent = 0
+        // 10 minutes of outage, the worker asking for 1,000 slots every 10 ms.
+        var now = start
+        while now < start + .seconds(600) {
+            let admitted = breaker.admit(1000, now: now)
+            sent += admitted
+            for _ in 0..<admitted { breaker.recordFailure(now: now) }
+            now += .milliseconds(10)
+        }
+        // 3 + 1000 (first, before opening is impossible: failures come back one by one here) …
+        #expect(sent < 1000 + 600 / 8 + 10)
+        #expect(sent > 0)
+    }
+
+    @Test func probeThatFoundNothingToClaimLetsAnotherGo() {
+        var breaker = CircuitBreaker(configuration: configuration)
+        let t0 = ContinuousClock.now
+        for _ in 0..<3 { breaker.recordFailure(now: t0) }
+        #expect(breaker.admit(10, now: t0 + .seconds(3)) == 1)
+        breaker.probeNotSent()
+        #expect(breaker.admit(10, now: t0 + .seconds(3)) == 1)
+    }
+}
