@@ -100,6 +100,7 @@ public final class FakeAppStoreServer: Sendable {
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 connections.add(channel)
+                core.stats.countConnection()
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(FakeHTTPHandler(core: core))

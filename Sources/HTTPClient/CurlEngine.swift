@@ -64,12 +64,27 @@ final class CurlEngine: @unchecked Sendable {
             if closed { break }
             curl_multi_perform(multi, &stillRunning)
             collectFinished()
+            if active.count >= Self.batchingThreshold, configuration.busyLoopInterval > .zero {
+                // With thousands of transfers, every turn of the loop costs O(transfers) in
+                // libcurl (collecting sockets, poll, perform). Pausing briefly lets each turn
+                // handle a batch of events instead of one; the added latency is a few ms.
+                pause(configuration.busyLoopInterval)
+            }
             curl_multi_poll(multi, nil, 0, 1_000, &descriptors)
         }
         for transfer in Array(active.values) { finish(transfer, .failure(HTTPClientError.shutdown)) }
         freeHandles.removeAll()
         curl_multi_cleanup(multi)
         inbox.markExited()
+    }
+
+    /// Below this many transfers in flight the loop never pauses (a lone request gets no delay).
+    static let batchingThreshold = 256
+
+    private func pause(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        nanosleep(&request, nil)
     }
 
     private func start(_ request: PendingRequest) {

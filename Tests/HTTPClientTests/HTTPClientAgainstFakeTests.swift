@@ -146,3 +146,57 @@ struct HTTPClientAgainstFakeTests {
         await fake.stop()
     }
 }
+
+/// Connection reuse and the connection cap, seen from the fake's count of accepted connections.
+struct HTTPClientConnectionTests {
+    @Test func sequentialRequestsReuseOneKeptAliveConnection() async throws {
+        let fake = try await HTTPClientAgainstFakeTests.quickFake()
+        let client = HTTPClient()
+        for _ in 0..<20 {
+            let response = try await client.post(url: fake.productionURL, body: HTTPClientAgainstFakeTests.body(), timeout: .seconds(5))
+            #expect(response.status == 200)
+        }
+        #expect(fake.stats.snapshot().connectionsAccepted == 1)
+        await client.shutdown()
+        await fake.stop()
+    }
+
+    @Test func requestsBeyondTheConnectionCapWaitInsteadOfFailing() async throws {
+        let fake = try await HTTPClientAgainstFakeTests.quickFake {
+            $0.latency = FakeDurationRange(lower: .milliseconds(100), upper: .milliseconds(100))
+        }
+        let client = HTTPClient(configuration: .init(maxTotalConnections: 4))
+        let clock = ContinuousClock()
+        let started = clock.now
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<40 {
+                group.addTask {
+                    try await client.post(url: fake.productionURL, body: HTTPClientAgainstFakeTests.body(), timeout: .seconds(20)).status
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses == Array(repeating: 200, count: 40))
+        #expect(fake.stats.snapshot().connectionsAccepted <= 4)
+        #expect(clock.now - started >= .milliseconds(900))  // 40 requests / 4 connections × 100 ms
+        await client.shutdown()
+        await fake.stop()
+    }
+}
+
+struct HTTPClientTLSTests {
+    @Test func tlsHandshakeFailureIsATLSError() async throws {
+        let fake = try await HTTPClientAgainstFakeTests.quickFake()
+        let client = HTTPClient()
+        // The fake speaks plain HTTP, so a TLS client hello gets no TLS answer.
+        let url = "https://127.0.0.1:\(fake.port)/production/verifyReceipt"
+        await #expect {
+            _ = try await client.post(url: url, body: HTTPClientAgainstFakeTests.body(), timeout: .seconds(5))
+        } throws: { error in
+            if case HTTPClientError.tls = error { return true }
+            return false
+        }
+        await client.shutdown()
+        await fake.stop()
+    }
+}

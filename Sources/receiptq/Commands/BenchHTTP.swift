@@ -34,6 +34,9 @@ struct BenchHTTP: AsyncParsableCommand {
     @Option(help: "Total timeout of each request, in seconds.")
     var timeout = 30
 
+    @Option(help: "The engine's pause between loop turns when busy, in ms (HTTPClientConfiguration.busyLoopInterval).")
+    var loopIntervalMs = 5
+
     @Flag(help: "Run the fake inside this process (its CPU and memory then count too).")
     var inProcess = false
 
@@ -44,6 +47,7 @@ struct BenchHTTP: AsyncParsableCommand {
         guard concurrency > 0, concurrency <= 50_000 else { throw ValidationError("--concurrency must be 1…50000") }
         guard (requests ?? 1) > 0 else { throw ValidationError("--requests must be positive") }
         guard FakeDurationRange(parsing: latency) != nil else { throw ValidationError("--latency: expected e.g. 3s-6s") }
+        guard (0...100).contains(loopIntervalMs) else { throw ValidationError("--loop-interval-ms must be 0…100") }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
     }
 
@@ -54,7 +58,9 @@ struct BenchHTTP: AsyncParsableCommand {
         let fake = try await BenchFake.start(url: url, latency: latency, inProcess: inProcess)
         defer { fake.stop() }
 
-        let client = HTTPClient(configuration: .init(maxTotalConnections: concurrency + 64, maxIdleConnections: concurrency + 64))
+        let client = HTTPClient(configuration: .init(
+            maxTotalConnections: concurrency + 64, maxIdleConnections: concurrency + 64,
+            busyLoopInterval: .milliseconds(loopIntervalMs)))
         let bodies = (0..<64).map { index in
             VerifyReceiptRequest(receiptData: FakeReceipt(bundleID: "com.example.bench", inApp: [
                 FakeTransaction(transactionID: "bench-\(index)", productID: "com.example.bench.coins"),
