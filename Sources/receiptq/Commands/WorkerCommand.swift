@@ -28,7 +28,7 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Apple sandbox verifyReceipt URL. Default: $RECEIPTQ_APPLE_SANDBOX_URL or Apple's.")
     var appleSandboxURL: String?
 
-    @Option(help: "Comma-separated bundle ids of your apps (required). Default: $RECEIPTQ_BUNDLE_IDS.")
+    @Option(name: .customLong("bundle-ids"), help: "Comma-separated bundle ids of your apps (required). Default: $RECEIPTQ_BUNDLE_IDS.")
     var bundleIDs: String?
 
     @Option(help: "Time allowed for one call to Apple before the job is marked timed_out.")
