@@ -15,6 +15,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.65.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"5.0.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.4.0"),
     ],
     targets: [
@@ -63,11 +66,26 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // HTTP front: accepts receipts durably (group commit), serves results, orders, grants.
+        .target(
+            name: "API",
+            dependencies: [
+                "Postgres",
+                "ReceiptQueue",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            exclude: ["openapi.json"]
+        ),
         .executableTarget(
             name: "receiptq",
             dependencies: [
                 "Postgres",
                 "ReceiptQueue",
+                "API",
                 "Worker",
                 "HTTPClient",
                 "AppStore",
@@ -118,6 +136,10 @@ let package = Package(
         .testTarget(
             name: "ReceiptQueueTests",
             dependencies: ["ReceiptQueue", "Postgres", "ReceiptQueueTesting"]
+        ),
+        .testTarget(
+            name: "APITests",
+            dependencies: ["API", "ReceiptQueue", "Postgres", "ReceiptQueueTesting"]
         ),
     ]
 )

@@ -13,6 +13,7 @@ struct ReceiptQ: AsyncParsableCommand {
             Stats.self,
             Bench.self,
             ClaimAndHang.self,
+            ApiCommand.self,
             FakeAppStoreCommand.self,
             WorkerCommand.self,
             EnqueueCommand.self,
@@ -26,6 +27,7 @@ struct Bench: AsyncParsableCommand {
         abstract: "Benchmarks that print figures (and --json).",
         subcommands: [
             BenchQueue.self,
+            BenchAPI.self,
             BenchHTTP.self,
         ]
     )

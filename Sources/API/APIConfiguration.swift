@@ -1,0 +1,53 @@
+/// Settings of the HTTP API front. Every parameter has a default, written in its doc comment;
+/// only the executable reads flags and environment variables into it.
+public struct APIConfiguration: Sendable {
+    /// Address to listen on. Default: `127.0.0.1`.
+    public var host: String
+    /// Port to listen on; 0 picks a free one (tests). Default: 8080.
+    public var port: Int
+    /// Accepted bearer tokens, as SHA-256 digests. Default: none (every request that needs a
+    /// token is refused with 401).
+    public var tokens: TokenDigests
+    /// Largest `receipt_data` accepted, in bytes as sent. A request body may be this plus
+    /// `bodySlackBytes`. Default: 512 KiB.
+    public var maxReceiptBytes: Int
+    /// Room in a request body for the other fields and JSON escapes. Default: 16 KiB.
+    public var bodySlackBytes: Int
+    /// Requests per second allowed per token (token bucket); 0 switches the limit off. Default: 2,000.
+    public var rateLimitPerSecond: Double
+    /// Requests a token may make at once above its rate. Default: 4,000.
+    public var rateLimitBurst: Double
+    /// Database connections (and libpq threads) of the API process. Default: 8.
+    public var poolSize: Int
+    /// Longest `?wait=` a client may ask for on GET /v1/receipts/{id}. Default: 30 s.
+    public var maxWait: Duration
+    /// How receipts are inserted. Default: `GroupCommit.Configuration()`.
+    public var groupCommit: GroupCommit.Configuration
+
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        tokens: TokenDigests = TokenDigests(),
+        maxReceiptBytes: Int = 512 * 1024,
+        bodySlackBytes: Int = 16 * 1024,
+        rateLimitPerSecond: Double = 2_000,
+        rateLimitBurst: Double = 4_000,
+        poolSize: Int = 8,
+        maxWait: Duration = .seconds(30),
+        groupCommit: GroupCommit.Configuration = GroupCommit.Configuration()
+    ) {
+        self.host = host
+        self.port = port
+        self.tokens = tokens
+        self.maxReceiptBytes = maxReceiptBytes
+        self.bodySlackBytes = bodySlackBytes
+        self.rateLimitPerSecond = rateLimitPerSecond
+        self.rateLimitBurst = rateLimitBurst
+        self.poolSize = poolSize
+        self.maxWait = maxWait
+        self.groupCommit = groupCommit
+    }
+
+    /// The largest request body read before answering 413.
+    var maxBodyBytes: Int { maxReceiptBytes + bodySlackBytes }
+}

@@ -1,0 +1,75 @@
+import Hummingbird
+import Logging
+import NIOCore
+import Postgres
+import Prometheus
+import ReceiptQueue
+import ServiceLifecycle
+
+/// The HTTP API front as one service: a database pool (libpq on threads of its own, never on
+/// the cooperative pool or NIO event loops), the group committer, the results listener and the
+/// Hummingbird server. Graceful shutdown stops accepting, lets requests in flight finish
+/// (long-polls answer at once), then closes the pool.
+public struct APIServer: Service {
+    public let configuration: APIConfiguration
+    public let database: PostgresConfiguration
+    public let migrations: [Migration]
+    public let registry: PrometheusCollectorRegistry
+    public let logger: Logger
+    /// Called with the bound port once the server listens (port 0 picks a free one).
+    public var onListening: @Sendable (Int) async -> Void
+
+    public init(configuration: APIConfiguration, database: PostgresConfiguration, migrations: [Migration],
+                registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+                logger: Logger = Logger(label: "receiptq.api"), onListening: @escaping @Sendable (Int) async -> Void = { _ in }) {
+        self.configuration = configuration
+        self.database = database
+        self.migrations = migrations
+        self.registry = registry
+        self.logger = logger
+        self.onListening = onListening
+    }
+
+    /// The metrics as GET /metrics serves them (Prometheus text format).
+    public func metricsText() -> String {
+        var buffer: [UInt8] = []
+        registry.emit(into: &buffer)
+        return String(decoding: buffer, as: UTF8.self)
+    }
+
+    public func run() async throws {
+        let pool = PostgresPool(configuration: database, size: configuration.poolSize, logger: logger)
+        defer { pool.shutdown() }
+        let metrics = APIMetrics(registry: registry)
+        let waiters = ResultWaiters()
+        let queue = JobQueue(pool: pool)
+        let groupCommit = GroupCommit(queue: queue, configuration: configuration.groupCommit, metrics: metrics)
+
+        let router = Router(context: BasicRequestContext.self)
+        router.middlewares.add(ProblemMiddleware(metrics: metrics))
+        HealthRoutes(pool: pool, migrations: migrations, metrics: metrics).register(on: router)
+        let v1 = router.group("v1")
+            .add(middleware: BearerAuthMiddleware(tokens: configuration.tokens,
+                                                  limiter: RateLimiter(ratePerSecond: configuration.rateLimitPerSecond,
+                                                                       burst: configuration.rateLimitBurst)))
+        ReceiptRoutes(configuration: configuration, queue: queue, groupCommit: groupCommit, waiters: waiters, metrics: metrics)
+            .register(on: v1)
+        OrderRoutes(configuration: configuration, pool: pool).register(on: v1)
+
+        let listener = ResultListener(database: database, waiters: waiters, logger: logger)
+        let logger = self.logger
+        let onListening = self.onListening
+        let app = Application(
+            router: router,
+            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
+                                                    serverName: "receiptq", backlog: 1024),
+            services: [listener],
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                logger.info("api listening", metadata: ["port": "\(port)"])
+                await onListening(port)
+            },
+            logger: logger)
+        try await app.run()
+    }
+}

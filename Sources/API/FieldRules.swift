@@ -1,0 +1,49 @@
+/// Checks shared by every field a client sends: required, length (the same bounds the schema's
+/// CHECK constraints enforce, so a bad field is a 400 and never fails a whole group commit),
+/// and no control characters (PostgreSQL text cannot hold NUL).
+enum FieldRules {
+    /// Identifier fields and their longest length in characters.
+    static let maxLengths: [String: Int] = [
+        "transaction_id": 64, "user_id": 256, "product_id": 256, "order_id": 256,
+    ]
+
+    static func identifier(_ value: String?, _ name: String) throws -> String {
+        guard let value else { throw Problem.invalid(name, "\(name) is required") }
+        try check(value, name)
+        return value
+    }
+
+    static func optionalIdentifier(_ value: String?, _ name: String) throws -> String? {
+        guard let value else { return nil }
+        try check(value, name)
+        return value
+    }
+
+    private static func check(_ value: String, _ name: String) throws {
+        let limit = maxLengths[name] ?? 256
+        guard !value.isEmpty else { throw Problem.invalid(name, "\(name) must not be empty") }
+        guard value.count <= limit else { throw Problem.invalid(name, "\(name) is longer than \(limit) characters") }
+        guard !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw Problem.invalid(name, "\(name) contains control characters")
+        }
+    }
+
+    /// Base64 with whitespace anywhere (iOS wraps lines), `=` padding only at the end.
+    static func isBase64(_ text: String) -> Bool {
+        var count = 0
+        var padding = 0
+        for byte in text.utf8 {
+            switch byte {
+            case 32, 9, 10, 13: continue
+            case UInt8(ascii: "="): padding += 1
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"):
+                guard padding == 0 else { return false }
+                count += 1
+            default: return false
+            }
+        }
+        guard count > 0, padding <= 2 else { return false }
+        return padding == 0 ? count % 4 != 1 : (count + padding) % 4 == 0
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Hummingbird
+
+/// An error answered as `application/problem+json` (RFC 9457). Each kind has a stable `type`
+/// URI that clients may switch on; `detail` is for people and never contains receipt data,
+/// tokens or SQL.
+public struct Problem: Error, Sendable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case malformedJSON = "malformed-json"
+        case invalidField = "invalid-field"
+        case unauthorized
+        case notFound = "not-found"
+        case conflictingResubmission = "conflicting-resubmission"
+        case conflictingOrder = "conflicting-order"
+        case tooLarge = "too-large"
+        case unsupportedMediaType = "unsupported-media-type"
+        case rateLimited = "rate-limited"
+        case databaseUnavailable = "database-unavailable"
+        case internalError = "internal-error"
+
+        public var status: HTTPResponse.Status {
+            switch self {
+            case .malformedJSON, .invalidField: .badRequest
+            case .unauthorized: .unauthorized
+            case .notFound: .notFound
+            case .conflictingResubmission, .conflictingOrder: .conflict
+            case .tooLarge: .contentTooLarge
+            case .unsupportedMediaType: .unsupportedMediaType
+            case .rateLimited: .tooManyRequests
+            case .databaseUnavailable: .serviceUnavailable
+            case .internalError: .internalServerError
+            }
+        }
+
+        /// The stable `type` member.
+        public var typeURI: String { "urn:receiptq:problem:\(rawValue)" }
+
+        var title: String {
+            switch self {
+            case .malformedJSON: "Request body is not the expected JSON"
+            case .invalidField: "A field is missing or invalid"
+            case .unauthorized: "Missing or invalid bearer token"
+            case .notFound: "No such resource"
+            case .conflictingResubmission: "This receipt and transaction were already submitted with other details"
+            case .conflictingOrder: "This order id is already registered with another user or product"
+            case .tooLarge: "Request body or receipt too large"
+            case .unsupportedMediaType: "Content-Type must be application/json"
+            case .rateLimited: "Too many requests for this token"
+            case .databaseUnavailable: "Database unavailable; nothing was stored, retry later"
+            case .internalError: "Internal error"
+            }
+        }
+    }
+
+    public var kind: Kind
+    public var detail: String?
+    /// The field a 400 is about (`invalid-field`).
+    public var field: String?
+    /// Seconds after which a retry makes sense (429, 503): sent as `Retry-After`.
+    public var retryAfter: Int?
+
+    public init(_ kind: Kind, _ detail: String? = nil, field: String? = nil, retryAfter: Int? = nil) {
+        self.kind = kind
+        self.detail = detail
+        self.field = field
+        self.retryAfter = retryAfter
+    }
+
+    static func invalid(_ field: String, _ detail: String) -> Problem {
+        Problem(.invalidField, detail, field: field)
+    }
+
+    /// The response: JSON members `type`, `title`, `status`, `detail`?, `field`?.
+    func response() -> Response {
+        var object: [String: Any] = ["type": kind.typeURI, "title": kind.title, "status": Int(kind.status.code)]
+        if let detail { object["detail"] = detail }
+        if let field { object["field"] = field }
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+        var headers: HTTPFields = [.contentType: "application/problem+json"]
+        if let retryAfter { headers[.retryAfter] = String(retryAfter) }
+        return Response(status: kind.status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

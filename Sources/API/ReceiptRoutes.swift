@@ -1,0 +1,71 @@
+import Hummingbird
+import ReceiptQueue
+
+/// POST /v1/receipts and GET /v1/receipts/{id}.
+struct ReceiptRoutes<Context: RequestContext> {
+    let configuration: APIConfiguration
+    let queue: JobQueue
+    let groupCommit: GroupCommit
+    let waiters: ResultWaiters
+    let metrics: APIMetrics
+
+    func register(on group: RouterGroup<Context>) {
+        group.post("receipts") { request, _ in try await submit(request) }
+        group.get("receipts/:id") { request, context in try await status(request, context: context) }
+    }
+
+    /// 202 once committed; 200 with the existing job for an identical resubmission; 409 when
+    /// the same receipt and transaction were submitted with another user, product or order.
+    func submit(_ request: Request) async throws -> Response {
+        let body = try await JSONBody.decode(ReceiptSubmission.self, from: request, limit: configuration.maxBodyBytes)
+        let job = try body.validated(maxReceiptBytes: configuration.maxReceiptBytes)
+        let result = try await groupCommit.submit(job)
+        metrics.submitted(created: result.created, conflicting: result.conflicting)
+        if result.conflicting {
+            throw Problem(.conflictingResubmission,
+                          "receipt and transaction_id match an earlier submission with another user_id, product_id or order_id")
+        }
+        var response = try JSONBody.response(ReceiptStatus(result), status: result.created ? .accepted : .ok)
+        response.headers[.location] = ReceiptStatus.url(result.id)
+        return response
+    }
+
+    /// The job now, or — with `?wait=N` (seconds, up to `maxWait`) — once it is final or N
+    /// seconds passed, whichever is first. Woken by `ResultListener`, not by polling.
+    func status(_ request: Request, context: Context) async throws -> Response {
+        guard let id = context.parameters.get("id", as: Int64.self), id > 0 else { throw Problem(.notFound) }
+        let wait = try waitDuration(request)
+        if wait > .zero { metrics.longPoll(started: true) }
+        defer { if wait > .zero { metrics.longPoll(started: false) } }
+        let deadline = ContinuousClock.now + wait
+        while true {
+            let ticket = wait > .zero ? waiters.register(job: id) : nil
+            let record: JobRecord?
+            do {
+                record = try await queue.job(id: id)
+            } catch {
+                if let ticket { waiters.remove(ticket) }
+                throw error
+            }
+            guard let record else {
+                if let ticket { waiters.remove(ticket) }
+                throw Problem(.notFound, "no receipt job with id \(id)")
+            }
+            let remaining = deadline - .now
+            guard let ticket, !record.state.isTerminal, remaining > .zero, !waiters.isClosed else {
+                if let ticket { waiters.remove(ticket) }
+                return try JSONBody.response(ReceiptStatus(record))
+            }
+            await waiters.wait(ticket, timeout: remaining)
+        }
+    }
+
+    private func waitDuration(_ request: Request) throws -> Duration {
+        guard let text = request.uri.queryParameters.get("wait") else { return .zero }
+        let maxSeconds = Double(configuration.maxWait.components.seconds)
+        guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= maxSeconds else {
+            throw Problem.invalid("wait", "wait must be a number of seconds from 0 to \(Int(maxSeconds))")
+        }
+        return .milliseconds(Int64(seconds * 1000))
+    }
+}

@@ -1,0 +1,88 @@
+import API
+import Foundation
+import Testing
+
+/// Keeps Sources/API/openapi.json true: every documented operation is served, and the codes the
+/// server answers in these probes are documented for that operation.
+@Suite("OpenAPI document")
+struct OpenAPIContractTests {
+    static func document() throws -> [String: Any] {
+        // Tests/APITests/OpenAPIContractTests.swift → repository root.
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let data = try Data(contentsOf: root.appendingPathComponent("Sources/API/openapi.json"))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    /// (method, path template) → documented status codes.
+    static func operations() throws -> [String: Set<Int>] {
+        let paths = try #require(try document()["paths"] as? [String: [String: Any]])
+        var result: [String: Set<Int>] = [:]
+        for (path, methods) in paths {
+            for (method, operation) in methods {
+                let responses = (operation as? [String: Any])?["responses"] as? [String: Any] ?? [:]
+                result["\(method.uppercased()) \(path)"] = Set(responses.keys.compactMap(Int.init))
+            }
+        }
+        return result
+    }
+
+    @Test("the document is OpenAPI 3.1 and lists exactly the served operations")
+    func documentListsTheRoutes() throws {
+        #expect(try Self.document()["openapi"] as? String == "3.1.0")
+        #expect(Set(try Self.operations().keys) == [
+            "POST /v1/receipts", "GET /v1/receipts/{id}", "POST /v1/orders", "GET /v1/users/{user_id}/grants",
+            "GET /healthz", "GET /readyz", "GET /metrics",
+        ])
+    }
+
+    @Test("every status the server answers to valid, unauthenticated, mistyped and malformed probes is documented")
+    func answeredCodesAreDocumented() async throws {
+        let operations = try Self.operations()
+        let api = try await APIHarness.start()
+        let receipt = APIHarness.receipt("doc")
+        let order: [String: Any] = ["order_id": "doc-1", "user_id": "u", "product_id": "p"]
+        let id = try #require(try await api.post("/v1/receipts", json: receipt).json["id"] as? Int)
+        let probes: [(String, String, String, () async throws -> HTTPExchange)] = [
+            ("POST /v1/receipts", "valid", "", { try await api.post("/v1/receipts", json: APIHarness.receipt("doc2")) }),
+            ("POST /v1/receipts", "repeat", "", { try await api.post("/v1/receipts", json: receipt) }),
+            ("POST /v1/receipts", "conflict", "", { try await api.post("/v1/receipts", json: APIHarness.receipt("doc", user: "x")) }),
+            ("POST /v1/receipts", "no token", "", { try await api.post("/v1/receipts", json: receipt, token: nil) }),
+            ("POST /v1/receipts", "bad field", "", { try await api.post("/v1/receipts", json: ["receipt_data": 1]) }),
+            ("POST /v1/receipts", "text", "", {
+                try await HTTPTestClient.send("POST", api.baseURL + "/v1/receipts", token: APIHarness.token,
+                                              rawBody: Data("x".utf8), contentType: "text/plain") }),
+            ("GET /v1/receipts/{id}", "valid", "", { try await api.get("/v1/receipts/\(id)") }),
+            ("GET /v1/receipts/{id}", "missing", "", { try await api.get("/v1/receipts/987654") }),
+            ("GET /v1/receipts/{id}", "bad wait", "", { try await api.get("/v1/receipts/\(id)?wait=x") }),
+            ("GET /v1/receipts/{id}", "no token", "", { try await api.get("/v1/receipts/\(id)", token: nil) }),
+            ("POST /v1/orders", "valid", "", { try await api.post("/v1/orders", json: order) }),
+            ("POST /v1/orders", "repeat", "", { try await api.post("/v1/orders", json: order) }),
+            ("POST /v1/orders", "conflict", "", { try await api.post("/v1/orders", json: ["order_id": "doc-1", "user_id": "v", "product_id": "p"]) }),
+            ("POST /v1/orders", "bad", "", { try await api.post("/v1/orders", json: [:]) }),
+            ("GET /v1/users/{user_id}/grants", "valid", "", { try await api.get("/v1/users/u/grants") }),
+            ("GET /v1/users/{user_id}/grants", "bad limit", "", { try await api.get("/v1/users/u/grants?limit=5000") }),
+            ("GET /v1/users/{user_id}/grants", "no token", "", { try await api.get("/v1/users/u/grants", token: nil) }),
+            ("GET /healthz", "valid", "", { try await api.get("/healthz", token: nil) }),
+            ("GET /readyz", "valid", "", { try await api.get("/readyz", token: nil) }),
+            ("GET /metrics", "valid", "", { try await api.get("/metrics", token: nil) }),
+        ]
+        var probed: Set<String> = []
+        for (operation, name, _, probe) in probes {
+            let answer = try await probe()
+            let documented = try #require(operations[operation], "\(operation) is not documented")
+            #expect(documented.contains(answer.status), "\(operation) (\(name)) answered \(answer.status), documented \(documented.sorted())")
+            if answer.status >= 400 { #expect(answer.contentType == "application/problem+json", "\(operation) (\(name))") }
+            probed.insert(operation)
+        }
+        #expect(probed == Set(operations.keys), "operations without a probe: \(Set(operations.keys).subtracting(probed))")
+        await api.stop()
+    }
+
+    @Test("every problem type's status is documented somewhere")
+    func problemStatusesAreDocumented() throws {
+        let documented = try Self.operations().values.reduce(into: Set<Int>()) { $0.formUnion($1) }
+        for kind in Problem.Kind.allCases where kind != .internalError {
+            #expect(documented.contains(Int(kind.status.code)), "\(kind)")
+        }
+    }
+}
