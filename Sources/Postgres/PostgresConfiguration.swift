@@ -20,6 +20,17 @@ public struct PostgresConfiguration: Sendable {
     /// The connection string with the password left out, safe to print.
     public private(set) var redacted: String
 
+    /// A connection string for another process (e.g. a child `receiptq worker`) that names the
+    /// same server and credentials but `database`. Contains the password: never log it.
+    public func connectionString(database: String) -> String {
+        if connectionString.hasPrefix("postgres://") || connectionString.hasPrefix("postgresql://"),
+           var components = URLComponents(string: connectionString) {
+            components.path = "/" + database
+            if let url = components.string { return url }
+        }
+        return connectionString + " dbname='" + database.replacingOccurrences(of: "'", with: "\\'") + "'"
+    }
+
     /// The same server and credentials, another database.
     public func with(database: String) -> PostgresConfiguration {
         var copy = self

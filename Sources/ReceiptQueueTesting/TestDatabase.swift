@@ -28,7 +28,7 @@ public struct TestDatabase: Sendable {
         defer { admin.shutdown() }
         try await admin.query("CREATE DATABASE \(name)")  // generated name: digits and letters only
         let database = TestDatabase(name: name, configuration: server.with(database: name),
-                                    connectionString: connectionString(server.connectionString, database: name))
+                                    connectionString: server.connectionString(database: name))
         if migrated {
             let pool = database.pool(size: 1)
             defer { pool.shutdown() }
@@ -53,15 +53,6 @@ public struct TestDatabase: Sendable {
     static func repositoryRoot() -> URL {
         // Sources/ReceiptQueueTesting/TestDatabase.swift → repository root.
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    }
-
-    static func connectionString(_ server: String, database: String) -> String {
-        if server.hasPrefix("postgres://") || server.hasPrefix("postgresql://"),
-           var components = URLComponents(string: server) {
-            components.path = "/" + database
-            if let url = components.string { return url }
-        }
-        return server + " dbname=" + database
     }
 }
 

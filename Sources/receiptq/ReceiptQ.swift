@@ -27,6 +27,7 @@ struct Bench: AsyncParsableCommand {
         abstract: "Benchmarks that print figures (and --json).",
         subcommands: [
             BenchQueue.self,
+            BenchE2E.self,
             BenchAPI.self,
             BenchHTTP.self,
         ]

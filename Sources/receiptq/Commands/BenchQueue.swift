@@ -41,25 +41,19 @@ struct BenchQueue: AsyncParsableCommand {
 
     func run() async throws {
         LogSetup.bootstrap(label: "receiptq.benchqueue", defaultLevel: .error)
-        let files = try migrations.load()
         let server = try database.configuration(applicationName: "receiptq-bench")
-        let scratch = "receiptq_bench_\(getpid())_\(Int.random(in: 1000...9999))"
-        let admin = PostgresPool(configuration: server, size: 1)
-        defer { admin.shutdown() }
-        try await admin.query("CREATE DATABASE \(scratch)")  // name made above from digits: no input
-        let config = server.with(database: scratch)
-        let pool = PostgresPool(configuration: config, size: claimers)
-        defer {
-            pool.shutdown()
-        }
+        let scratch = try await ScratchDatabase.create(server: server, purpose: "queue", migrations: try migrations.load())
+        let pool = PostgresPool(configuration: scratch.configuration, size: claimers)
         do {
-            let result = try await measure(pool: pool, migrations: files)
+            let result = try await measure(pool: pool)
+            pool.shutdown()
+            await scratch.drop(keep: keepDatabase)
             report(result)
         } catch {
-            if !keepDatabase { try? await dropDatabase(scratch, admin: admin, pool: pool) }
+            pool.shutdown()
+            await scratch.drop(keep: keepDatabase)
             throw error
         }
-        if !keepDatabase { try await dropDatabase(scratch, admin: admin, pool: pool) }
     }
 
     struct Result: Codable {
@@ -70,8 +64,7 @@ struct BenchQueue: AsyncParsableCommand {
         var ratio: Double
     }
 
-    func measure(pool: PostgresPool, migrations files: [ReceiptQueueMigration]) async throws -> Result {
-        _ = try await pool.withConnection { try Migrator.migrate(files, on: $0) }
+    func measure(pool: PostgresPool) async throws -> Result {
         let queue = JobQueue(pool: pool)
         let batches = stride(from: 0, to: jobs, by: batch).map { start in
             (start..<min(start + batch, jobs)).map { NewJob(receiptData: "bench-\($0)", transactionID: "t\($0)", userID: "u\($0 % 1000)") }
@@ -134,11 +127,6 @@ struct BenchQueue: AsyncParsableCommand {
               baseline (1-row UPDATE + commit) \(Int(result.baselinePerSecond)) jobs/s  (\(result.baselineJobs) jobs)
               drain / baseline                 \(String(format: "%.1f", result.ratio))×
             """)
-    }
-
-    func dropDatabase(_ name: String, admin: PostgresPool, pool: PostgresPool) async throws {
-        pool.shutdown()
-        try await admin.query("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
     }
 }
 
