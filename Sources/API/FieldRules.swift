@@ -22,7 +22,8 @@ enum FieldRules {
     private static func check(_ value: String, _ name: String) throws {
         let limit = maxLengths[name] ?? 256
         guard !value.isEmpty else { throw Problem.invalid(name, "\(name) must not be empty") }
-        guard value.count <= limit else { throw Problem.invalid(name, "\(name) is longer than \(limit) characters") }
+        // Code points, as PostgreSQL's length() and JSON Schema's maxLength count them.
+        guard value.unicodeScalars.count <= limit else { throw Problem.invalid(name, "\(name) is longer than \(limit) characters") }
         guard !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             throw Problem.invalid(name, "\(name) contains control characters")
         }

@@ -10,6 +10,7 @@ public struct Problem: Error, Sendable {
         case invalidField = "invalid-field"
         case unauthorized
         case notFound = "not-found"
+        case methodNotAllowed = "method-not-allowed"
         case conflictingResubmission = "conflicting-resubmission"
         case conflictingOrder = "conflicting-order"
         case tooLarge = "too-large"
@@ -23,6 +24,7 @@ public struct Problem: Error, Sendable {
             case .malformedJSON, .invalidField: .badRequest
             case .unauthorized: .unauthorized
             case .notFound: .notFound
+            case .methodNotAllowed: .methodNotAllowed
             case .conflictingResubmission, .conflictingOrder: .conflict
             case .tooLarge: .contentTooLarge
             case .unsupportedMediaType: .unsupportedMediaType
@@ -41,6 +43,7 @@ public struct Problem: Error, Sendable {
             case .invalidField: "A field is missing or invalid"
             case .unauthorized: "Missing or invalid bearer token"
             case .notFound: "No such resource"
+            case .methodNotAllowed: "This resource does not support this method"
             case .conflictingResubmission: "This receipt and transaction were already submitted with other details"
             case .conflictingOrder: "This order id is already registered with another user or product"
             case .tooLarge: "Request body or receipt too large"
@@ -58,12 +61,15 @@ public struct Problem: Error, Sendable {
     public var field: String?
     /// Seconds after which a retry makes sense (429, 503): sent as `Retry-After`.
     public var retryAfter: Int?
+    /// Methods the resource serves (405): sent as `Allow`.
+    public var allow: String?
 
-    public init(_ kind: Kind, _ detail: String? = nil, field: String? = nil, retryAfter: Int? = nil) {
+    public init(_ kind: Kind, _ detail: String? = nil, field: String? = nil, retryAfter: Int? = nil, allow: String? = nil) {
         self.kind = kind
         self.detail = detail
         self.field = field
         self.retryAfter = retryAfter
+        self.allow = allow
     }
 
     static func invalid(_ field: String, _ detail: String) -> Problem {
@@ -78,6 +84,7 @@ public struct Problem: Error, Sendable {
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         var headers: HTTPFields = [.contentType: "application/problem+json"]
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
+        if let allow { headers[.allow] = allow }
         return Response(status: kind.status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

@@ -14,7 +14,12 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             response = try await next(request, context)
         } catch {
-            response = ProblemMiddleware.problem(for: error, logger: context.logger).response()
+            var problem = ProblemMiddleware.problem(for: error, logger: context.logger)
+            // The router's own 404 (no handler for this method and path): 405 if the path exists.
+            if error is HTTPError, problem.kind == .notFound, let allow = MethodNotAllowed.allowed(path: request.uri.path) {
+                problem = Problem(.methodNotAllowed, allow: allow)
+            }
+            response = problem.response()
         }
         metrics.responded(status: Int(response.status.code))
         return response

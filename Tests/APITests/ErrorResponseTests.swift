@@ -62,6 +62,9 @@ struct ErrorResponseTests {
             #expect(answer.status == 404, "\(path)")
             #expect(answer.problemType == Self.problem + "not-found", "\(path)")
         }
+        let wrongMethod = try await api.get("/v1/orders")
+        #expect(wrongMethod.status == 405)
+        #expect(wrongMethod.header("Allow") == "POST")
         await api.stop()
     }
 
