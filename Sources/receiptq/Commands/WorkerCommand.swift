@@ -55,6 +55,12 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "PEM file of CAs to verify Apple's TLS certificate (default: the system's).")
     var caBundle: String?
 
+    @Option(help: "Serve Prometheus metrics on this port at /metrics (0: off). Default: $RECEIPTQ_METRICS_PORT or 0.")
+    var metricsPort: Int?
+
+    @Option(help: "Address for the metrics endpoint.")
+    var metricsHost = "127.0.0.1"
+
     @Flag(help: "Reject receipts verified in Apple's sandbox (default: accept and mark environment=Sandbox). Or $RECEIPTQ_REJECT_SANDBOX=1.")
     var rejectSandbox = false
 
@@ -122,7 +128,13 @@ struct WorkerCommand: AsyncParsableCommand {
             "database": "\(databaseConfiguration.redacted)", "bundle_ids": "\(bundles.sorted())",
             "accept_sandbox": "\(acceptSandbox)", "shared_secret": "\(environment["RECEIPTQ_SHARED_SECRET"]?.isEmpty == false ? "set" : "not set")",
         ])
-        let group = ServiceGroup(services: [worker], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        var services: [any Service] = [worker]
+        let port = metricsPort ?? environment["RECEIPTQ_METRICS_PORT"].flatMap { Int($0) } ?? 0
+        guard (0...65_535).contains(port) else { throw ConfigurationError("--metrics-port / RECEIPTQ_METRICS_PORT must be 0…65535") }
+        if port > 0 {
+            services.append(MetricsEndpoint.bootstrap(host: metricsHost, port: port, logger: logger))
+        }
+        let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()
         pool.shutdown()
         await http.shutdown()
