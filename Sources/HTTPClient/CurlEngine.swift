@@ -1,19 +1,30 @@
 import CCurl
 import Foundation
 
-/// One libcurl multi handle driven by one dedicated thread (`curl_multi_poll` +
-/// `curl_multi_wakeup`): thousands of concurrent requests without a thread per request.
+/// One libcurl multi handle driven by one dedicated thread: thousands of concurrent requests
+/// without a thread per request.
 ///
-/// Thread-safety contract (why `@unchecked Sendable` is sound): `inbox` is locked and
-/// `curl_multi_wakeup` is documented thread-safe; every other stored property — the multi
-/// handle's state, `active`, `freeHandles` — is read and written only on the engine thread.
+/// The loop uses libcurl's socket interface (`curl_multi_socket_action`): libcurl says which
+/// sockets to watch and when its next timeout is due; the thread `poll(2)`s those sockets plus
+/// a wake-up pipe, and hands libcurl only the sockets that are ready. That keeps libcurl's work
+/// per turn proportional to the events, not to the transfers in flight — with
+/// `curl_multi_poll` + `curl_multi_perform`, every turn tried every transfer, which measured
+/// about 10 ms a turn and 0.6–1.1 ms of CPU per request at 1,000–5,000 in flight.
+///
+/// Thread-safety contract (why `@unchecked Sendable` is sound): `inbox` is locked and `wakeup`
+/// only writes to a pipe; every other stored property — the multi handle, `active`,
+/// `freeHandles`, `pollSet`, `timerDeadline` — is read and written only on the engine thread
+/// (libcurl calls the socket and timer callbacks there too, from inside its functions).
 final class CurlEngine: @unchecked Sendable {
     let inbox = EngineInbox()
-    private let multi: UnsafeMutableRawPointer
     let configuration: HTTPClientConfiguration
+    private let wakeup = WakeupPipe()
+    private let multi: UnsafeMutableRawPointer
     // Engine thread only:
     private var active: [UInt64: CurlTransfer] = [:]
     private var freeHandles: [CurlEasyHandle] = []
+    var pollSet: PollSet
+    var timerDeadline: ContinuousClock.Instant?
 
     private static let globalInit: CURLcode = ccurl_global_init_default()
 
@@ -22,8 +33,10 @@ final class CurlEngine: @unchecked Sendable {
         self.configuration = configuration
         guard let multi = curl_multi_init() else { fatalError("curl_multi_init failed: out of memory") }
         self.multi = multi
+        self.pollSet = PollSet(wakeupFD: wakeup.readFD)
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, configuration.maxTotalConnections)
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, configuration.maxIdleConnections)
+        installCallbacks(on: multi)
         let thread = Thread { [self] in self.run() }
         thread.name = "http-client"
         thread.start()
@@ -32,7 +45,7 @@ final class CurlEngine: @unchecked Sendable {
     /// Hands a request to the engine thread. Resumes the continuation at once if shut down.
     func submit(_ request: PendingRequest) {
         switch inbox.push(.start(request)) {
-        case .wakeEngine: curl_multi_wakeup(multi)
+        case .wakeEngine: wakeup.signal()
         case .engineAlreadyWoken: break
         case .closed: request.continuation.resume(throwing: HTTPClientError.shutdown)
         }
@@ -40,19 +53,18 @@ final class CurlEngine: @unchecked Sendable {
 
     /// Asks the engine thread to abandon a request; unknown or finished ids are ignored.
     func cancel(_ id: UInt64) {
-        if case .wakeEngine = inbox.push(.cancel(id)) { curl_multi_wakeup(multi) }
+        if case .wakeEngine = inbox.push(.cancel(id)) { wakeup.signal() }
     }
 
     /// Fails every request still held with `HTTPClientError.shutdown` and stops the thread.
     func requestShutdown() {
-        if inbox.close() { curl_multi_wakeup(multi) }
+        if inbox.close() { wakeup.signal() }
     }
 
     // MARK: - Engine thread
 
     private func run() {
         var stillRunning: Int32 = 0
-        var descriptors: Int32 = 0
         while true {
             let (commands, closed) = inbox.drain()
             for command in commands {
@@ -62,15 +74,19 @@ final class CurlEngine: @unchecked Sendable {
                 }
             }
             if closed { break }
-            curl_multi_perform(multi, &stillRunning)
-            collectFinished()
-            if active.count >= Self.batchingThreshold, configuration.busyLoopInterval > .zero {
-                // With thousands of transfers, every turn of the loop costs O(transfers) in
-                // libcurl (collecting sockets, poll, perform). Pausing briefly lets each turn
-                // handle a batch of events instead of one; the added latency is a few ms.
-                pause(configuration.busyLoopInterval)
+            if let deadline = timerDeadline, deadline <= .now {
+                // Cleared first: libcurl may set a new timer from inside this call.
+                timerDeadline = nil
+                curl_multi_socket_action(multi, CURL_SOCKET_TIMEOUT, 0, &stillRunning)
+                collectFinished()
             }
-            curl_multi_poll(multi, nil, 0, 1_000, &descriptors)
+            batchEvents()
+            let (woken, ready) = pollSet.wait(timeoutMilliseconds: pollTimeout())
+            if woken { wakeup.drain() }
+            for (fd, mask) in ready {
+                curl_multi_socket_action(multi, fd, mask, &stillRunning)
+            }
+            collectFinished()
         }
         for transfer in Array(active.values) { finish(transfer, .failure(HTTPClientError.shutdown)) }
         freeHandles.removeAll()
@@ -78,13 +94,23 @@ final class CurlEngine: @unchecked Sendable {
         inbox.markExited()
     }
 
-    /// Below this many transfers in flight the loop never pauses (a lone request gets no delay).
-    static let batchingThreshold = 256
-
-    private func pause(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
+    /// With many sockets watched, lets events accumulate for 1 µs per socket (at most
+    /// `maxBatchingDelay`) so one `poll(2)` over all of them serves a batch instead of one event.
+    private func batchEvents() {
+        let sockets = pollSet.socketCount
+        guard sockets >= 64, configuration.maxBatchingDelay > .zero else { return }
+        let delay = min(configuration.maxBatchingDelay, .microseconds(sockets))
+        let (seconds, attoseconds) = delay.components
         var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
         nanosleep(&request, nil)
+    }
+
+    /// Until libcurl's next timeout (at most 1 s, so a missed wake-up can never stall the loop).
+    private func pollTimeout() -> Int32 {
+        guard let deadline = timerDeadline else { return 1_000 }
+        let remaining = deadline - .now
+        if remaining <= .zero { return 0 }
+        return Int32(min(1_000, remaining.curlMilliseconds))
     }
 
     private func start(_ request: PendingRequest) {

@@ -5,7 +5,9 @@
 /// requests wait); TLS is always verified; HTTP/2 is used where the server offers it over TLS;
 /// bodies above `maxResponseBytes` fail; cancelling the awaiting task abandons its request at once.
 ///
-/// Create one per process (workers share it), call `shutdown()` before exit.
+/// Create one per process (workers share it) after `FileDescriptorLimit.raise(to:)`: the
+/// connection cap is lowered to fit the open-files limit in force at creation. Call `shutdown()`
+/// before exit.
 public final class HTTPClient: Sendable {
     public let configuration: HTTPClientConfiguration
     private let engine: CurlEngine
@@ -19,6 +21,13 @@ public final class HTTPClient: Sendable {
         if checked.defaultTimeout <= .zero { checked.defaultTimeout = defaults.defaultTimeout }
         if checked.maxResponseBytes <= 0 { checked.maxResponseBytes = defaults.maxResponseBytes }
         if checked.maxIdleEasyHandles < 0 { checked.maxIdleEasyHandles = defaults.maxIdleEasyHandles }
+        // More connections than descriptors would fail as connect errors; fewer make excess
+        // requests wait. Keep an eighth of the open-files limit (at least 64) for everything else.
+        if let limit = FileDescriptorLimit.current, limit < Int.max {
+            let usable = max(16, limit - max(64, limit / 8))
+            checked.maxTotalConnections = min(checked.maxTotalConnections, usable)
+            checked.maxIdleConnections = min(checked.maxIdleConnections, usable)
+        }
         self.configuration = checked
         self.engine = CurlEngine(configuration: checked)
     }

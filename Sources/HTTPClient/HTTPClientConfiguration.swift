@@ -6,7 +6,8 @@ public struct HTTPClientConfiguration: Sendable {
     /// Upper bound on open connections to all hosts together (`CURLMOPT_MAX_TOTAL_CONNECTIONS`).
     /// Transfers beyond it wait in libcurl's pending queue; they do not fail (their total timeout
     /// still runs while they wait). Keep it below the open-files limit minus the process's other
-    /// descriptors: running out of descriptors shows up as connect failures.
+    /// descriptors: running out of descriptors shows up as connect failures. `HTTPClient` lowers
+    /// it to seven eighths of the open-files limit in force when it is created.
     /// Default: 8,192.
     public var maxTotalConnections: Int
 
@@ -34,11 +35,13 @@ public struct HTTPClientConfiguration: Sendable {
     /// cleaned up. Default: 8,192 (enough for the worker's in-flight slots).
     public var maxIdleEasyHandles: Int
 
-    /// With 256 or more transfers in flight, the engine thread pauses this long between turns of
-    /// its loop so each turn handles a batch of events: every turn costs time proportional to the
-    /// transfers in flight, so batching is what keeps 5,000 in flight cheap. Adds at most this
-    /// much latency to a response. Zero disables it. Default: 5 ms.
-    public var busyLoopInterval: Duration
+
+    /// Longest time the engine thread lets events accumulate before it polls again, when busy.
+    /// Each `poll(2)` costs the kernel time proportional to the sockets watched, so with
+    /// thousands open the engine waits 1 µs per socket (capped here; none below 64 sockets)
+    /// and then handles everything that became ready in one turn. Adds at most this much to a
+    /// response's latency (Apple takes seconds). Zero disables it. Default: 5 ms.
+    public var maxBatchingDelay: Duration
 
     /// Creates a configuration; every parameter defaults to the value documented on its property.
     public init(
@@ -49,7 +52,7 @@ public struct HTTPClientConfiguration: Sendable {
         maxResponseBytes: Int = 8 << 20,
         caBundlePath: String? = nil,
         maxIdleEasyHandles: Int = 8_192,
-        busyLoopInterval: Duration = .milliseconds(5)
+        maxBatchingDelay: Duration = .milliseconds(5)
     ) {
         self.maxTotalConnections = maxTotalConnections
         self.maxIdleConnections = maxIdleConnections
@@ -58,7 +61,7 @@ public struct HTTPClientConfiguration: Sendable {
         self.maxResponseBytes = maxResponseBytes
         self.caBundlePath = caBundlePath
         self.maxIdleEasyHandles = maxIdleEasyHandles
-        self.busyLoopInterval = busyLoopInterval
+        self.maxBatchingDelay = maxBatchingDelay
     }
 }
 

@@ -184,6 +184,34 @@ struct HTTPClientConnectionTests {
     }
 }
 
+extension HTTPClientConnectionTests {
+    /// The worker relies on this: time spent waiting for a connection slot counts against the
+    /// request's total timeout, so a saturated client reports `timeout`, never hangs.
+    @Test func waitingForAConnectionSlotCountsAgainstTheTimeout() async throws {
+        let fake = try await HTTPClientAgainstFakeTests.quickFake {
+            $0.latency = FakeDurationRange(lower: .seconds(1), upper: .seconds(1))
+        }
+        let client = HTTPClient(configuration: .init(maxTotalConnections: 1))
+        let results = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<2 {
+                group.addTask {
+                    do {
+                        _ = try await client.post(url: fake.productionURL, body: HTTPClientAgainstFakeTests.body(), timeout: .milliseconds(1_500))
+                        return true
+                    } catch {
+                        return false
+                    }
+                }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(results.count == 2)
+        #expect(results.filter { $0 }.count == 1)
+        await client.shutdown()
+        await fake.stop()
+    }
+}
+
 struct HTTPClientTLSTests {
     @Test func tlsHandshakeFailureIsATLSError() async throws {
         let fake = try await HTTPClientAgainstFakeTests.quickFake()

@@ -32,6 +32,16 @@ static inline CURLMcode ccurl_multi_setopt_long(CURLM *multi, CURLMoption option
     return curl_multi_setopt(multi, option, value);
 }
 
+static inline CURLMcode ccurl_multi_setopt_pointer(CURLM *multi, CURLMoption option, void *value) {
+    return curl_multi_setopt(multi, option, value);
+}
+static inline CURLMcode ccurl_multi_setopt_socket_callback(CURLM *multi, curl_socket_callback value) {
+    return curl_multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, value);
+}
+static inline CURLMcode ccurl_multi_setopt_timer_callback(CURLM *multi, curl_multi_timer_callback value) {
+    return curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, value);
+}
+
 /// `CURL_GLOBAL_DEFAULT` is a macro expression Swift does not import.
 static inline CURLcode ccurl_global_init_default(void) {
     return curl_global_init(CURL_GLOBAL_DEFAULT);

@@ -1,5 +1,19 @@
 import FakeAppStore
 import Foundation
+import Synchronization
+
+/// Hands out request numbers to the bench's loops.
+final class BenchCounter: Sendable {
+    private let value = Mutex(0)
+
+    func take(below limit: Int) -> Int? {
+        value.withLock { value in
+            guard value < limit else { return nil }
+            defer { value += 1 }
+            return value
+        }
+    }
+}
 
 /// One finished request of `bench http`.
 struct BenchSample: Sendable {
@@ -36,7 +50,7 @@ struct ResourceUsage {
 }
 
 /// The fake App Store `bench http` talks to: a child process (default), in this process, or given.
-final class BenchFake: @unchecked Sendable {
+final class BenchFake {
     let productionURL: String
     let location: String
     private let child: Process?
@@ -76,16 +90,12 @@ final class BenchFake: @unchecked Sendable {
         return BenchFake(productionURL: String(line.dropFirst("production: ".count)), location: "child process \(process.processIdentifier)", child: process, server: nil)
     }
 
-    func stop() {
+    func stop() async {
         if let child, child.isRunning {
             child.terminate()
             child.waitUntilExit()
         }
-        if let server {
-            let done = DispatchSemaphore(value: 0)
-            Task { await server.stop(); done.signal() }
-            done.wait()
-        }
+        await server?.stop()
     }
 }
 

@@ -15,12 +15,12 @@ struct BenchHTTPReport: Codable {
     var latencyP50Seconds: Double
     var latencyP99Seconds: Double
     var outcomes: [String: Int]
-    var fake: String
-    var openFilesLimit: Int
+    var fake = ""
+    var openFilesLimit = 0
     var receiptBytes: Int
 
     init(concurrency: Int, requests: Int, wall: Duration, tally: BenchTally, cpuSeconds: Double,
-         peakRSSBytes: Int, fakeLocation: String, openFilesLimit: Int, receiptBytes: Int) {
+         peakRSSBytes: Int, receiptBytes: Int) {
         self.concurrency = concurrency
         self.requests = requests
         wallSeconds = wall.seconds
@@ -36,18 +36,19 @@ struct BenchHTTPReport: Codable {
         latencyP50Seconds = latencies[latencies.count / 2]
         latencyP99Seconds = latencies[min(latencies.count - 1, Int(Double(latencies.count) * 0.99))]
         outcomes = tally.outcomes
-        fake = fakeLocation
-        self.openFilesLimit = openFilesLimit
         self.receiptBytes = receiptBytes
     }
 
-    func json() -> String {
+    func json(fake: String, openFilesLimit: Int) -> String {
+        var report = self
+        report.fake = fake
+        report.openFilesLimit = openFilesLimit
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return (try? encoder.encode(report)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
-    func text() -> String {
+    func text(fake: String, openFilesLimit: Int) -> String {
         func f(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
         return """
             bench http: \(requests) requests, \(concurrency) in flight, fake App Store (\(fake)), \(receiptBytes)-char receipts

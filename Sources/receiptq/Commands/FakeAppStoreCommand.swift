@@ -66,7 +66,7 @@ struct FakeAppStoreServe: AsyncParsableCommand {
     func run() async throws {
         let logger = LogSetup.bootstrap(label: "receiptq.fake-appstore")
         // Every slow request holds a socket: thousands at once need a high open-files limit.
-        FileDescriptorLimit.raise(to: 65_536, logger: logger)
+        FileDescriptorLimit.raise(to: 16_384, logger: logger)
         let server = try await FakeAppStoreServer.start(configuration: makeConfiguration())
         // Written unbuffered on stdout, one per line, so scripts (and `bench http`) can read the URLs.
         let urls = "production: \(server.productionURL)\nsandbox: \(server.sandboxURL)\nstats: \(server.statsURL)\n"
