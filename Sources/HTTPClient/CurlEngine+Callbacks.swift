@@ -28,9 +28,9 @@ extension CurlEngine {
     /// `CURLMOPT_SOCKETFUNCTION`: watch `fd` for what libcurl wants, or stop watching it.
     private func socketChanged(_ fd: Int32, what: Int32) {
         switch what {
-        case CURL_POLL_IN: pollSet.watch(fd, events: Int16(POLLIN))
-        case CURL_POLL_OUT: pollSet.watch(fd, events: Int16(POLLOUT))
-        case CURL_POLL_INOUT: pollSet.watch(fd, events: Int16(POLLIN | POLLOUT))
+        case CURL_POLL_IN: pollSet.watch(fd, readable: true, writable: false)
+        case CURL_POLL_OUT: pollSet.watch(fd, readable: false, writable: true)
+        case CURL_POLL_INOUT: pollSet.watch(fd, readable: true, writable: true)
         default: pollSet.remove(fd)  // CURL_POLL_REMOVE
         }
     }

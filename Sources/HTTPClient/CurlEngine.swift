@@ -5,8 +5,8 @@ import Foundation
 /// without a thread per request.
 ///
 /// The loop uses libcurl's socket interface (`curl_multi_socket_action`): libcurl says which
-/// sockets to watch and when its next timeout is due; the thread `poll(2)`s those sockets plus
-/// a wake-up pipe, and hands libcurl only the sockets that are ready. That keeps libcurl's work
+/// sockets to watch and when its next timeout is due; the thread waits on those sockets plus a
+/// wake-up pipe (epoll on Linux, `EventPoll`), and hands libcurl only the sockets that are ready. That keeps libcurl's work
 /// per turn proportional to the events, not to the transfers in flight — with
 /// `curl_multi_poll` + `curl_multi_perform`, every turn tried every transfer, which measured
 /// about 10 ms a turn and 0.6–1.1 ms of CPU per request at 1,000–5,000 in flight.
@@ -23,7 +23,7 @@ final class CurlEngine: @unchecked Sendable {
     // Engine thread only:
     private var active: [UInt64: CurlTransfer] = [:]
     private var freeHandles: [CurlEasyHandle] = []
-    var pollSet: PollSet
+    var pollSet: EventPoll
     var timerDeadline: ContinuousClock.Instant?
 
     private static let globalInit: CURLcode = ccurl_global_init_default()
@@ -33,7 +33,7 @@ final class CurlEngine: @unchecked Sendable {
         self.configuration = configuration
         guard let multi = curl_multi_init() else { fatalError("curl_multi_init failed: out of memory") }
         self.multi = multi
-        self.pollSet = PollSet(wakeupFD: wakeup.readFD)
+        self.pollSet = EventPoll(wakeupFD: wakeup.readFD)
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, configuration.maxTotalConnections)
         _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, configuration.maxIdleConnections)
         installCallbacks(on: multi)
@@ -91,6 +91,7 @@ final class CurlEngine: @unchecked Sendable {
         for transfer in Array(active.values) { finish(transfer, .failure(HTTPClientError.shutdown)) }
         freeHandles.removeAll()
         curl_multi_cleanup(multi)
+        pollSet.close()
         inbox.markExited()
     }
 

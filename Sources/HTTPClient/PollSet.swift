@@ -4,8 +4,12 @@ import Glibc
 import Darwin
 #endif
 
-/// The sockets libcurl asked the engine to watch (through `CURLMOPT_SOCKETFUNCTION`), as the
-/// `pollfd` array `poll(2)` takes. Entry 0 is always the wake-up pipe. Adding, changing and
+#if !os(Linux)
+typealias EventPoll = PollSet
+#endif
+
+/// The portable stand-in for `EventPoll` where epoll does not exist: the sockets libcurl asked
+/// the engine to watch (through `CURLMOPT_SOCKETFUNCTION`), as the `pollfd` array `poll(2)` takes. Entry 0 is always the wake-up pipe. Adding, changing and
 /// removing a socket are O(1) (removal swaps the last entry into the hole).
 /// Engine thread only.
 struct PollSet {
@@ -18,7 +22,8 @@ struct PollSet {
 
     var socketCount: Int { entries.count - 1 }
 
-    mutating func watch(_ fd: Int32, events: Int16) {
+    mutating func watch(_ fd: Int32, readable: Bool, writable: Bool) {
+        let events = Int16((readable ? POLLIN : 0) | (writable ? POLLOUT : 0))
         if let index = indexOf[fd] {
             entries[index].events = events
         } else {
@@ -57,4 +62,6 @@ struct PollSet {
         }
         return (woken, ready)
     }
+
+    func close() {}
 }

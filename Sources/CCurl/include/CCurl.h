@@ -7,6 +7,12 @@
 
 #include <curl/curl.h>
 
+// Swift's Glibc module leaves out <sys/epoll.h>; the engine's event loop watches libcurl's
+// sockets with epoll on Linux (poll(2) elsewhere), so it is exposed through this module too.
+#ifdef __linux__
+#include <sys/epoll.h>
+#endif
+
 static inline CURLcode ccurl_easy_setopt_long(CURL *easy, CURLoption option, long value) {
     return curl_easy_setopt(easy, option, value);
 }
