@@ -96,7 +96,7 @@ final class CurlEngine: @unchecked Sendable {
     }
 
     /// With many sockets watched, lets events accumulate for 1 µs per socket (at most
-    /// `maxBatchingDelay`) so one `poll(2)` over all of them serves a batch instead of one event.
+    /// `maxBatchingDelay`) so one turn of the loop serves a batch instead of one event.
     private func batchEvents() {
         let sockets = pollSet.socketCount
         guard sockets >= 64, configuration.maxBatchingDelay > .zero else { return }

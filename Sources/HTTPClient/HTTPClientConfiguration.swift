@@ -36,11 +36,12 @@ public struct HTTPClientConfiguration: Sendable {
     public var maxIdleEasyHandles: Int
 
 
-    /// Longest time the engine thread lets events accumulate before it polls again, when busy.
-    /// Each `poll(2)` costs the kernel time proportional to the sockets watched, so with
-    /// thousands open the engine waits 1 µs per socket (capped here; none below 64 sockets)
-    /// and then handles everything that became ready in one turn. Adds at most this much to a
-    /// response's latency (Apple takes seconds). Zero disables it. Default: 5 ms.
+    /// Longest time the engine thread lets events accumulate before it waits again, when busy:
+    /// 1 µs per socket watched (none below 64 sockets), capped here. Each turn of the loop has a
+    /// fixed cost (system calls, libcurl's timer processing, waking tasks), so serving a batch
+    /// per turn is cheaper than one event per turn — measured 0.29 → 0.23 ms CPU per request at
+    /// 5,000 in flight. Adds at most this much to a response's latency (Apple takes seconds).
+    /// Zero disables it. Default: 5 ms.
     public var maxBatchingDelay: Duration
 
     /// Creates a configuration; every parameter defaults to the value documented on its property.
