@@ -19,7 +19,17 @@ struct FakeAppStoreCommand: AsyncParsableCommand {
 struct FakeAppStoreServe: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve POST /production/verifyReceipt, POST /sandbox/verifyReceipt and GET /stats on one port.")
+        abstract: "Serve POST /production/verifyReceipt, POST /sandbox/verifyReceipt and GET /stats on one port.",
+        discussion: """
+            Prints its URLs on stdout and runs until SIGTERM or SIGINT. Outage kinds: refused closes \
+            the listening socket for the window (connects are refused) and closes kept-alive \
+            connections on their next request without answering; 503 answers HTTP 503 at once; \
+            html200 answers an HTML maintenance page with status 200. Answers: 21000 when the body \
+            is not JSON with receipt-data, 21002 when the receipt does not decode (see `mint`), \
+            21004 when --shared-secret is set and differs, 21007/21008 for the wrong environment, \
+            else status 0 after the latency. GET /stats counts outcomes and valid answers per \
+            transaction id.
+            """)
 
     @Option(help: "Address to listen on.")
     var host = "127.0.0.1"

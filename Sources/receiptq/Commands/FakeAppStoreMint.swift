@@ -6,7 +6,16 @@ import Foundation
 struct FakeAppStoreMint: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mint",
-        abstract: "Print a fake receipt (base64) that the fake App Store accepts.")
+        abstract: "Print a fake receipt (base64) that the fake App Store accepts.",
+        discussion: """
+            The format is base64 of JSON: {"bundle_id", "environment": "Production"|"Sandbox", \
+            "in_app": [{"transaction_id", "original_transaction_id", "product_id", "quantity", \
+            "purchase_date_ms", "expires_date_ms" (subscriptions only)}], "forced_status" (optional: \
+            the fake answers this status), "padding" (optional filler)}. A sandbox receipt sent to \
+            the production endpoint gets 21007, a production one sent to the sandbox 21008. \
+
+            Example: receiptq fake-appstore mint --environment sandbox --transaction 1000000001:com.example.coins100
+            """)
 
     @Option(help: "The app's bundle id.")
     var bundleID = "com.example.app"
