@@ -17,6 +17,11 @@ public protocol PostgresArrayElement: Sendable {
 extension String: PostgresEncodable, PostgresArrayElement {
     public var postgresText: String { self }
     public var postgresArrayElement: String? {
+        // Fast path: most values (base64 receipts, ids) contain nothing to escape. Receipt batches
+        // carry megabytes, so this matters.
+        if !utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + self + "\""
+        }
         var quoted = "\""
         quoted.reserveCapacity(utf8.count + 2)
         for character in unicodeScalars {

@@ -13,7 +13,7 @@ public enum RecordOutcomes {
         SELECT j.id
         FROM receiptq.jobs AS j
         JOIN unnest($1::bigint[], $2::int[]) AS l(id, attempt) ON j.id = l.id AND j.attempts = l.attempt
-        WHERE j.state = 'verifying' AND j.locked_by = $3
+        WHERE j.locked_by = $3   -- implies state = 'verifying' (jobs_lease_check); keeps the plan on the primary key
         ORDER BY j.id
         FOR UPDATE OF j
         """

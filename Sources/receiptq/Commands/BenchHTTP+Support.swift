@@ -1,5 +1,8 @@
 import FakeAppStore
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Synchronization
 
 /// Hands out request numbers to the bench's loops.
@@ -88,6 +91,16 @@ final class BenchFake {
             throw BenchError("the fake App Store child did not print its URL")
         }
         return BenchFake(productionURL: String(line.dropFirst("production: ".count)), location: "child process \(process.processIdentifier)", child: process, server: nil)
+    }
+
+    /// Requests the fake answered so far (its `GET /stats`).
+    func requestCount() async throws -> Int {
+        if let server { return server.stats.snapshot().requests }
+        guard let url = URL(string: productionURL.replacingOccurrences(of: "/production/verifyReceipt", with: "/stats")) else {
+            throw BenchError("no stats URL for \(productionURL)")
+        }
+        let (data, _) = try await URLSession.shared.data(from: url)
+        return try JSONDecoder().decode(FakeAppStoreStats.Snapshot.self, from: data).requests
     }
 
     func stop() async {
