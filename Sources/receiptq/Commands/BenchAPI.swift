@@ -52,24 +52,17 @@ struct BenchAPI: AsyncParsableCommand {
         LogSetup.bootstrap(label: "receiptq.benchapi", defaultLevel: .error)
         let files = try migrations.load()
         let server = try database.configuration(applicationName: "receiptq-bench-api")
-        let scratch = "receiptq_bench_api_\(getpid())_\(Int.random(in: 1000...9999))"
-        let admin = PostgresPool(configuration: server, size: 1)
-        defer { admin.shutdown() }
-        try await admin.query("CREATE DATABASE \(scratch)")  // name made above from digits: no input
+        let scratch = try await ScratchDatabase.create(server: server, purpose: "api", migrations: files)
         do {
-            let config = server.with(database: scratch)
-            let setup = PostgresPool(configuration: config, size: 1)
-            _ = try await setup.withConnection { try Migrator.migrate(files, on: $0) }
-            setup.shutdown()
-            let grouped = try await measure(database: config, migrations: files, groupCommit: true, seed: "g")
-            let single = try await measure(database: config, migrations: files, groupCommit: false, seed: "s")
+            let grouped = try await measure(database: scratch.configuration, migrations: files, groupCommit: true, seed: "g")
+            let single = try await measure(database: scratch.configuration, migrations: files, groupCommit: false, seed: "s")
+            await scratch.drop()
             report(Result(connections: connections, receiptBytes: receiptBytes, seconds: duration.seconds,
                           groupCommit: grouped, baseline: single, speedup: grouped.acceptedPerSecond / max(single.acceptedPerSecond, 1)))
         } catch {
-            _ = try? await admin.query("DROP DATABASE IF EXISTS \(scratch) WITH (FORCE)")
+            await scratch.drop()
             throw error
         }
-        try await admin.query("DROP DATABASE IF EXISTS \(scratch) WITH (FORCE)")
     }
 
     /// Runs an API server with or without group commit and loads it for `duration`.
