@@ -26,7 +26,7 @@ public enum ClaimBatch {
         FROM ready
         WHERE j.id = ready.id
         RETURNING j.id, j.attempts, j.receipt_data, j.transaction_id, j.user_id, j.product_id, j.order_id,
-                  j.created_at, j.locked_until
+                  j.created_at, j.locked_until, j.bounded_answers
         """
 
     /// Claims at most `limit` jobs for `worker`, leased for `lease`.
@@ -37,7 +37,7 @@ public enum ClaimBatch {
                      receiptData: try row.decode("receipt_data"), transactionID: try row.decode("transaction_id"),
                      userID: try row.decode("user_id"), productID: try row.decodeIfPresent("product_id"),
                      orderID: try row.decodeIfPresent("order_id"), createdAt: try row.decode("created_at"),
-                     lockedUntil: try row.decode("locked_until"))
+                     lockedUntil: try row.decode("locked_until"), boundedAnswers: try row.decode("bounded_answers"))
         }
     }
 }

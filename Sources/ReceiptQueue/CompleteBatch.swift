@@ -16,6 +16,7 @@ public enum CompleteBatch {
         UPDATE receiptq.jobs AS j
         SET state = o.state,
             attempts = j.attempts - o.give_back,
+            bounded_answers = j.bounded_answers + CASE WHEN o.bounded THEN 1 ELSE 0 END,
             run_at = CASE WHEN o.state IN ('queued', 'timed_out')
                           THEN now() + o.delay_ms * interval '1 millisecond' ELSE j.run_at END,
             locked_by = NULL,
@@ -26,8 +27,9 @@ public enum CompleteBatch {
             outcome_reason = o.reason,
             finished_at = CASE WHEN o.state IN ('granted', 'already_granted', 'rejected', 'failed') THEN now() END,
             updated_at = now()
-        FROM unnest($2::bigint[], $3::int[], $4::text[], $5::bigint[], $6::int[], $7::int[], $8::text[], $9::text[], $10::text[])
-             AS o(id, attempt, state, delay_ms, give_back, apple_status, apple_environment, reason, error)
+        FROM unnest($2::bigint[], $3::int[], $4::text[], $5::bigint[], $6::int[], $7::int[], $8::text[], $9::text[], $10::text[],
+                    $11::bool[])
+             AS o(id, attempt, state, delay_ms, give_back, apple_status, apple_environment, reason, error, bounded)
         WHERE j.id = o.id
           AND j.locked_by = $1
           AND j.attempts = o.attempt
@@ -67,7 +69,8 @@ public enum CompleteBatch {
             reasons.append(reason)
             errors.append(error)
         }
-        let rows = try connection.query(sql, [worker, ids, attempts, states, delays, giveBacks, statuses, environments, reasons, errors])
+        let rows = try connection.query(sql, [worker, ids, attempts, states, delays, giveBacks, statuses, environments, reasons, errors,
+                                              completions.map(\.boundedAnswer)])
         let completed = Set(try rows.map { try $0.decode("id", as: Int64.self) })
         return Result(completed: completed, lostLease: Set(ids).subtracting(completed))
     }

@@ -35,11 +35,15 @@ public struct FinishedAttempt: Sendable, Hashable {
     public var decision: Decision
     public var appleStatus: Int?
     public var appleEnvironment: String?
+    /// See `JobCompletion.boundedAnswer`.
+    public var boundedAnswer: Bool
 
-    public init(lease: JobLease, decision: Decision, appleStatus: Int? = nil, appleEnvironment: String? = nil) {
+    public init(lease: JobLease, decision: Decision, appleStatus: Int? = nil, appleEnvironment: String? = nil,
+                boundedAnswer: Bool = false) {
         self.lease = lease
         self.decision = decision
         self.appleStatus = appleStatus
         self.appleEnvironment = appleEnvironment
+        self.boundedAnswer = boundedAnswer
     }
 }

@@ -13,9 +13,11 @@ public struct JobLease: Sendable, Hashable {
     public var orderID: String?
     public var createdAt: Date
     public var lockedUntil: Date
+    /// Earlier answers that may mean a bad receipt (21002…); see `JobCompletion.boundedAnswer`.
+    public var boundedAnswers: Int
 
     public init(id: Int64, attempt: Int, receiptData: String, transactionID: String, userID: String, productID: String?,
-                orderID: String?, createdAt: Date, lockedUntil: Date) {
+                orderID: String?, createdAt: Date, lockedUntil: Date, boundedAnswers: Int = 0) {
         self.id = id
         self.attempt = attempt
         self.receiptData = receiptData
@@ -25,5 +27,6 @@ public struct JobLease: Sendable, Hashable {
         self.orderID = orderID
         self.createdAt = createdAt
         self.lockedUntil = lockedUntil
+        self.boundedAnswers = boundedAnswers
     }
 }

@@ -38,16 +38,22 @@ public struct JobCompletion: Sendable, Hashable {
     public var appleStatus: Int?
     /// `Production` or `Sandbox`, when Apple answered.
     public var appleEnvironment: String?
+    /// Apple's answer may mean the receipt itself is bad (21002…): counted in
+    /// `jobs.bounded_answers`, the budget before such a job is rejected.
+    public var boundedAnswer: Bool
 
-    public init(lease: JobLease, outcome: JobOutcome, appleStatus: Int? = nil, appleEnvironment: String? = nil) {
-        self.init(id: lease.id, attempt: lease.attempt, outcome: outcome, appleStatus: appleStatus, appleEnvironment: appleEnvironment)
+    public init(lease: JobLease, outcome: JobOutcome, appleStatus: Int? = nil, appleEnvironment: String? = nil, boundedAnswer: Bool = false) {
+        self.init(id: lease.id, attempt: lease.attempt, outcome: outcome, appleStatus: appleStatus,
+                  appleEnvironment: appleEnvironment, boundedAnswer: boundedAnswer)
     }
 
-    public init(id: Int64, attempt: Int, outcome: JobOutcome, appleStatus: Int? = nil, appleEnvironment: String? = nil) {
+    public init(id: Int64, attempt: Int, outcome: JobOutcome, appleStatus: Int? = nil, appleEnvironment: String? = nil,
+                boundedAnswer: Bool = false) {
         self.id = id
         self.attempt = attempt
         self.outcome = outcome
         self.appleStatus = appleStatus
         self.appleEnvironment = appleEnvironment
+        self.boundedAnswer = boundedAnswer
     }
 }

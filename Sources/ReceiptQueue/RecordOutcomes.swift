@@ -80,7 +80,7 @@ public enum RecordOutcomes {
         let completions = attempts.compactMap { attempt -> JobCompletion? in
             guard let outcome = outcomes[attempt.lease.id] else { return nil }
             return JobCompletion(lease: attempt.lease, outcome: outcome, appleStatus: attempt.appleStatus,
-                                 appleEnvironment: attempt.appleEnvironment)
+                                 appleEnvironment: attempt.appleEnvironment, boundedAnswer: attempt.boundedAnswer)
         }
         let written = try CompleteBatch.run(completions, worker: worker, on: connection)
         guard written.lostLease.isEmpty else {

@@ -9,7 +9,7 @@ import ReceiptQueue
 /// |---|---|
 /// | valid | grant (ledger decides granted / already granted) or rejected by `ReceiptMatch` |
 /// | reject (21003, 21010) | rejected |
-/// | retryLater, bounded (21002; retryable=false) | retry; rejected after `boundedAttempts` |
+/// | retryLater, bounded (21002; retryable=false) | retry; rejected at the `boundedAttempts`-th such answer |
 /// | retryLater, other | retry with backoff until the `RetryPolicy` deadline, then failed |
 /// | timedOut | timed_out (the scheduler requeues it) |
 /// | configurationError (21004) | released: not the receipt's fault |
@@ -28,6 +28,7 @@ public struct AttemptDecision: Sendable {
     public func decide<R: RandomNumberGenerator>(_ result: VerificationResult, lease: JobLease, now: Date,
                                                  using random: inout R) -> FinishedAttempt {
         var status: Int?
+        var bounded = false
         let decision: FinishedAttempt.Decision
         switch result.outcome {
         case .valid(let response):
@@ -42,8 +43,10 @@ public struct AttemptDecision: Sendable {
                 ? "Apple: receipt is not authentic (21003)" : "Apple: account not found (21010)"))
         case .retryLater(let reason):
             status = reason.appleStatus
-            if reason.isBounded && lease.attempt >= boundedAttempts {
-                decision = .outcome(.rejected(reason: "Apple kept answering \(reason.summary) (\(lease.attempt) attempts)"))
+            bounded = reason.isBounded
+            // Only these answers count toward the bound: attempts lost to an outage do not.
+            if bounded && lease.boundedAnswers + 1 >= boundedAttempts {
+                decision = .outcome(.rejected(reason: "Apple answered \(reason.summary) \(lease.boundedAnswers + 1) times"))
             } else {
                 decision = .outcome(retryPolicy.outcome(afterAttempt: lease.attempt, enqueuedAt: lease.createdAt, now: now,
                                                         error: reason.summary, using: &random))
@@ -55,7 +58,8 @@ public struct AttemptDecision: Sendable {
             status = 21004
             decision = .outcome(.release)
         }
-        return FinishedAttempt(lease: lease, decision: decision, appleStatus: status, appleEnvironment: result.environment.rawValue)
+        return FinishedAttempt(lease: lease, decision: decision, appleStatus: status, appleEnvironment: result.environment.rawValue,
+                               boundedAnswer: bounded)
     }
 }
 

@@ -18,9 +18,10 @@ func purchase(_ transactionID: String, product: String = "coins100", original: S
     return object
 }
 
-func lease(transactionID: String = "1000", product: String? = "coins100", attempt: Int = 1, createdAt: Date = Date()) -> JobLease {
+func lease(transactionID: String = "1000", product: String? = "coins100", attempt: Int = 1, createdAt: Date = Date(),
+           boundedAnswers: Int = 0) -> JobLease {
     JobLease(id: 1, attempt: attempt, receiptData: "x", transactionID: transactionID, userID: "u1", productID: product,
-             orderID: nil, createdAt: createdAt, lockedUntil: Date().addingTimeInterval(60))
+             orderID: nil, createdAt: createdAt, lockedUntil: Date().addingTimeInterval(60), boundedAnswers: boundedAnswers)
 }
 
 struct Fixed: RandomNumberGenerator {
@@ -97,10 +98,19 @@ struct AttemptDecisionTests {
     }
 
     @Test func malformed21002IsRetriedAFewTimesThenRejected() {
-        guard case .outcome(.retry) = decide(.retryLater(.malformedOrTemporary), lease: lease(attempt: 2)) else {
-            Issue.record("attempt 2 should retry"); return
+        guard case .outcome(.retry) = decide(.retryLater(.malformedOrTemporary), lease: lease(attempt: 2, boundedAnswers: 1)) else {
+            Issue.record("the second 21002 should retry"); return
         }
-        #expect(rejection(decide(.retryLater(.malformedOrTemporary), lease: lease(attempt: 3)))?.contains("21002") == true)
+        #expect(rejection(decide(.retryLater(.malformedOrTemporary), lease: lease(attempt: 3, boundedAnswers: 2)))?.contains("21002") == true)
+    }
+
+    @Test func attemptsLostToAnOutageDoNotUseUpThe21002Budget() {
+        // Nine attempts met refused connections and HTML pages; this is the first 21002: retry, do not reject a paid receipt.
+        var random = Fixed()
+        let attempt = decision.decide(VerificationResult(outcome: .retryLater(.malformedOrTemporary), environment: .production, latency: .zero, calls: 1),
+                                      lease: lease(attempt: 10, boundedAnswers: 0), now: Date(), using: &random)
+        guard case .outcome(.retry) = attempt.decision else { Issue.record("expected retry, got \(attempt.decision)"); return }
+        #expect(attempt.boundedAnswer)
     }
 
     @Test func appleTroubleNeverRejectsAPaidReceiptOnlyRetries() {
