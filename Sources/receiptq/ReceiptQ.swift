@@ -17,6 +17,7 @@ struct ReceiptQ: AsyncParsableCommand {
             FakeAppStoreCommand.self,
             WorkerCommand.self,
             EnqueueCommand.self,
+            DemoCommand.self,
         ]
     )
 }
