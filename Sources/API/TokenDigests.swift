@@ -1,4 +1,3 @@
-import Crypto
 
 /// The bearer tokens backends may use, kept only as SHA-256 digests (a leaked configuration does
 /// not leak a usable token).
@@ -29,7 +28,7 @@ public struct TokenDigests: Sendable, CustomStringConvertible {
 
     /// The SHA-256 digest of `token` as 64 lowercase hex digits (for configuring a new token).
     public static func hexDigest(of token: String) -> String {
-        SHA256.hash(data: Array(token.utf8)).map { byte in
+        SHA256.hash(Array(token.utf8)).map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex
         }.joined()
@@ -41,7 +40,7 @@ public struct TokenDigests: Sendable, CustomStringConvertible {
 
     /// The index of the configured token `token` is, or nil. Constant time in the token's content.
     func match(_ token: some StringProtocol) -> Int? {
-        let presented = Array(SHA256.hash(data: Array(token.utf8)))
+        let presented = SHA256.hash(Array(token.utf8))
         var found = -1
         for (index, digest) in digests.enumerated() {
             var difference: UInt8 = 0
