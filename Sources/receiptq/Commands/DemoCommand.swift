@@ -20,6 +20,7 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Purchases to submit.") var receipts = 2000
     @Option(help: "Bundle id the workers accept.") var bundleID = "com.example.app"
     @Option(help: "Fake App Store stats URL, for Apple requests per receipt.") var fakeStatsURL: String?
+    @Option(help: "Spread the submissions over this long (0s: as fast as the API takes them).") var duration: Duration = .zero
     @Option(help: "Give up waiting after this long.") var timeout: Duration = .seconds(600)
 
     func validate() throws {
@@ -48,17 +49,24 @@ struct DemoCommand: AsyncParsableCommand {
         var counts: [Int: Int] = [:]
         for (path, bodies) in [("/v1/orders", load.orders), ("/v1/receipts", load.submissions)] {
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                var iterator = bodies.makeIterator()
+                var iterator = bodies.enumerated().makeIterator()
                 var statuses: [Int] = []
+                // Receipts are paced over --duration (orders go at once: they come before purchases).
+                let pace = path == "/v1/receipts" && duration > .zero ? duration / bodies.count : .zero
+                let start = ContinuousClock.now
+                func submit(_ index: Int, _ body: [UInt8]) {
+                    group.addTask {
+                        try await Task.sleep(until: start + pace * index, clock: .continuous)
+                        return try await http.post(url: apiURL + path, headers: headers, body: body).status
+                    }
+                }
                 for _ in 0..<64 {
-                    guard let body = iterator.next() else { break }
-                    group.addTask { try await http.post(url: apiURL + path, headers: headers, body: body).status }
+                    guard let (index, body) = iterator.next() else { break }
+                    submit(index, body)
                 }
                 while let status = try await group.next() {
                     statuses.append(status)
-                    if let body = iterator.next() {
-                        group.addTask { try await http.post(url: apiURL + path, headers: headers, body: body).status }
-                    }
+                    if let (index, body) = iterator.next() { submit(index, body) }
                 }
                 return statuses
             }
