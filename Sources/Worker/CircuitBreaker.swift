@@ -1,12 +1,16 @@
 /// Stops a worker from hammering Apple while Apple is down (invariant 5). A pure state machine:
 /// the worker feeds it results and asks it how many new verifications it may start.
 ///
-/// closed ──(`failureThreshold` Apple-side failures in a row)──▶ open
+/// closed ──(`failureThreshold` Apple-side failures in a row, or at least that many and at least
+///          half of the last 2 × `failureThreshold` results)──▶ open
 /// open ──(`openDuration` passed)──▶ half-open: exactly one probe verification
 /// half-open ──probe answered──▶ closed;  ──probe failed──▶ open, duration doubled up to `maxOpenDuration`
 ///
 /// While open, the worker claims nothing; so during an outage each worker sends at most one
-/// request per open period, whatever its concurrency.
+/// request per open period, whatever its concurrency. The ratio rule matters when an outage
+/// begins under a steady stream: requests sent before it keep answering for 3–6 s, and each
+/// success would reset a count of failures in a row while new requests fail (the demo measured
+/// 1.7 Apple requests per receipt with the streak rule alone).
 public struct CircuitBreaker: Sendable, Equatable {
     public struct Configuration: Sendable, Equatable {
         /// Consecutive Apple-side failures that open the breaker. Default 20.
@@ -26,6 +30,10 @@ public struct CircuitBreaker: Sendable, Equatable {
 
     public let configuration: Configuration
     public private(set) var state: State = .closed(consecutiveFailures: 0)
+    /// The last results while closed (true = failure), oldest first, at most 2 × threshold.
+    private var recent: [Bool] = []
+    /// When it last opened: answers to requests sent before then say nothing about Apple now.
+    private var openedAt: ContinuousClock.Instant?
 
     public init(configuration: Configuration = .init()) { self.configuration = configuration }
 
@@ -50,26 +58,49 @@ public struct CircuitBreaker: Sendable, Equatable {
         if case .halfOpen(true, let duration) = state { state = .halfOpen(probeInFlight: false, lastDuration: duration) }
     }
 
-    /// Apple answered (any JSON answer, valid or not): Apple is up.
-    public mutating func recordSuccess() {
+    /// Apple answered (any JSON answer, valid or not) a request sent at `sentAt` (nil: just now).
+    /// A request sent before the breaker opened is stale: during an outage, requests sent
+    /// before it keep answering for seconds, and letting them close the breaker sent the workers
+    /// straight back into the outage (1,794 wasted calls in a 3,000-receipt demo).
+    public mutating func recordSuccess(sentAt: ContinuousClock.Instant? = nil) {
+        if let openedAt, let sentAt, sentAt < openedAt, !isClosed { return }
+        if case .closed = state { remember(false) } else { recent.removeAll() }
         state = .closed(consecutiveFailures: 0)
     }
 
-    /// Apple-side trouble (network error, 5xx, HTML page, timeout, 21005/21199…).
-    public mutating func recordFailure(now: ContinuousClock.Instant) {
+    private var isClosed: Bool {
+        if case .closed = state { return true }
+        return false
+    }
+
+    /// Apple-side trouble (network error, 5xx, HTML page, timeout, 21005/21199…) for a request
+    /// sent at `sentAt` (nil: just now). Stale failures do not fail a half-open probe.
+    public mutating func recordFailure(now: ContinuousClock.Instant, sentAt: ContinuousClock.Instant? = nil) {
+        if let openedAt, let sentAt, sentAt < openedAt, !isClosed { return }
         switch state {
         case .closed(let failures):
-            if failures + 1 >= configuration.failureThreshold {
+            remember(true)
+            let failed = recent.filter { $0 }.count
+            if failures + 1 >= configuration.failureThreshold
+                || (failed >= configuration.failureThreshold && failed * 2 >= recent.count) {
+                recent.removeAll()
+                openedAt = now
                 state = .open(until: now + configuration.openDuration, duration: configuration.openDuration)
             } else {
                 state = .closed(consecutiveFailures: failures + 1)
             }
         case .halfOpen(_, let last):
             let next = min(last * 2, configuration.maxOpenDuration)
+            openedAt = now
             state = .open(until: now + next, duration: next)
         case .open:
             break   // answers of requests sent before it opened
         }
+    }
+
+    private mutating func remember(_ failure: Bool) {
+        recent.append(failure)
+        if recent.count > 2 * configuration.failureThreshold { recent.removeFirst() }
     }
 
     /// For metrics: 0 closed, 1 half-open, 2 open.

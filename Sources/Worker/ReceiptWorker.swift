@@ -142,6 +142,7 @@ public final class ReceiptWorker: Service, Sendable {
             wake.signal()
         }
         let result: VerificationResult
+        let sent = ContinuousClock.now
         do {
             result = try await verifier.verify(receiptData: lease.receiptData)
         } catch {
@@ -150,13 +151,13 @@ public final class ReceiptWorker: Service, Sendable {
         }
         metrics.appleLatency.recordNanoseconds(Int64(result.latency.seconds * 1e9))
         metrics.appleRequests(result.environment.rawValue).increment(by: result.calls)
-        observe(result)
+        observe(result, sentAt: sent)
         var random = SystemRandomNumberGenerator()
         writer.submit(configuration.decision.decide(result, lease: lease, now: Date(), using: &random))
     }
 
     /// Feeds the environment's breaker; pauses claiming on a configuration error.
-    private func observe(_ result: VerificationResult) {
+    private func observe(_ result: VerificationResult, sentAt: ContinuousClock.Instant) {
         let now = ContinuousClock.now
         let appleTrouble: Bool
         switch result.outcome {
@@ -171,7 +172,11 @@ public final class ReceiptWorker: Service, Sendable {
         }
         let (before, after) = state.withLock { state in
             let before = state.breakers[result.environment]?.gaugeValue ?? 0
-            if appleTrouble { state.breakers[result.environment]?.recordFailure(now: now) } else { state.breakers[result.environment]?.recordSuccess() }
+            if appleTrouble {
+                state.breakers[result.environment]?.recordFailure(now: now, sentAt: sentAt)
+            } else {
+                state.breakers[result.environment]?.recordSuccess(sentAt: sentAt)
+            }
             return (before, state.breakers[result.environment]?.gaugeValue ?? 0)
         }
         if before != after {

@@ -23,14 +23,14 @@ struct CircuitBreakerTests {
         #expect(breaker.gaugeValue == 2)
     }
 
-    @Test func aSuccessResetsTheRunOfFailures() {
-        var breaker = CircuitBreaker(configuration: configuration)
+    @Test func shortFailureStreaksAmongSuccessesKeepItClosed() {
+        var breaker = CircuitBreaker(configuration: configuration)   // threshold 3, window 6
         let t0 = ContinuousClock.now
-        breaker.recordFailure(now: t0)
-        breaker.recordFailure(now: t0)
-        breaker.recordSuccess()
-        breaker.recordFailure(now: t0)
-        breaker.recordFailure(now: t0)
+        for _ in 0..<20 {   // two failures, four successes, again and again: Apple is mostly fine
+            breaker.recordFailure(now: t0)
+            breaker.recordFailure(now: t0)
+            for _ in 0..<4 { breaker.recordSuccess() }
+        }
         #expect(breaker.admit(10, now: t0) == 10)
     }
 
@@ -74,6 +74,40 @@ struct CircuitBreakerTests {
         // 3 + 1000 (first, before opening is impossible: failures come back one by one here) …
         #expect(sent < 1000 + 600 / 8 + 10)
         #expect(sent > 0)
+    }
+
+    @Test func lateSuccessesOfRequestsSentBeforeAnOutageDoNotKeepItClosed() {
+        var breaker = CircuitBreaker(configuration: configuration)   // threshold 3: window of 6
+        let t0 = ContinuousClock.now
+        // Old requests still answer while new ones fail: success, failure, success, failure…
+        var results = 0
+        while breaker.admit(1, now: t0) > 0 && results < 100 {
+            if results % 2 == 0 { breaker.recordSuccess() } else { breaker.recordFailure(now: t0) }
+            results += 1
+        }
+        #expect(results <= 6)   // open once half of the recent window failed
+    }
+
+    @Test func occasionalFailuresAmongSuccessesDoNotOpenIt() {
+        var breaker = CircuitBreaker(configuration: configuration)
+        let t0 = ContinuousClock.now
+        for n in 0..<300 {
+            if n % 4 == 0 { breaker.recordFailure(now: t0) } else { breaker.recordSuccess() }
+        }
+        #expect(breaker.admit(10, now: t0) == 10)
+    }
+
+    @Test func lateAnswersToRequestsSentBeforeItOpenedDoNotCloseIt() {
+        var breaker = CircuitBreaker(configuration: configuration)
+        let t0 = ContinuousClock.now
+        let sentBeforeTheOutage = t0 - .seconds(4)
+        for _ in 0..<3 { breaker.recordFailure(now: t0) }
+        breaker.recordSuccess(sentAt: sentBeforeTheOutage)   // Apple answered a request from before
+        #expect(breaker.admit(100, now: t0 + .milliseconds(100)) == 0)
+        #expect(breaker.admit(100, now: t0 + .seconds(2)) == 1)   // the probe
+        breaker.recordFailure(now: t0 + .seconds(2), sentAt: sentBeforeTheOutage)   // stale: not the probe's answer
+        breaker.recordSuccess(sentAt: t0 + .seconds(2))   // the probe's answer: Apple is back
+        #expect(breaker.admit(100, now: t0 + .seconds(3)) == 100)
     }
 
     @Test func probeThatFoundNothingToClaimLetsAnotherGo() {
