@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// What a listener reports.
 public enum PostgresListenerEvent: Sendable, Equatable {
@@ -17,6 +18,8 @@ public final class PostgresListener: Sendable {
     public let events: AsyncStream<PostgresListenerEvent>
     private let continuation: AsyncStream<PostgresListenerEvent>.Continuation
     private let wakePipe: (read: Int32, write: Int32)
+    /// Set by the first `stop()`: a second write could hit a pipe whose reader has exited (SIGPIPE).
+    private let stopped = Mutex(false)
 
     public init(configuration: PostgresConfiguration, channels: [String], logger: Logger = Logger(label: "receiptq.listener")) {
         precondition(!channels.isEmpty, "listen to at least one channel")
@@ -32,10 +35,16 @@ public final class PostgresListener: Sendable {
         }.start()
     }
 
-    /// Stops the thread, closes the connection and finishes `events`.
+    /// Stops the thread, closes the connection and finishes `events`. Safe to call more than once.
     public func stop() {
+        guard stopped.withLock({ let first = !$0; $0 = true; return first }) else { return }
         var byte: UInt8 = 1
         _ = write(wakePipe.write, &byte, 1)
+    }
+
+    deinit {
+        stop()
+        close(wakePipe.write)   // the loop thread closes the read end when it exits
     }
 }
 
@@ -47,7 +56,10 @@ struct ListenLoop: @unchecked Sendable {
     let logger: Logger
 
     func run() {
-        defer { continuation.finish() }
+        defer {
+            continuation.finish()
+            close(wakeFD)
+        }
         var backoff = 0.1
         while true {
             guard let connection = connect() else {

@@ -39,6 +39,30 @@ struct PostgresListenerTests {
         }
     }
 
+    @Test func listenersLeaveNoFileDescriptorsBehindAndToleratesRepeatedStops() async throws {
+        let database = try await TestDatabase.create(migrated: false)
+        func openDescriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0 }
+        // Warm up whatever the first listener allocates once per process.
+        do {
+            let listener = PostgresListener(configuration: database.configuration, channels: ["warm"])
+            var events = listener.events.makeAsyncIterator()
+            _ = await events.next()
+            listener.stop()
+            while await events.next() != nil {}
+        }
+        let before = openDescriptors()
+        for _ in 0..<20 {
+            let listener = PostgresListener(configuration: database.configuration, channels: ["x"])
+            var events = listener.events.makeAsyncIterator()
+            #expect(await events.next() == .listening)
+            listener.stop()
+            listener.stop()   // a second stop must not write into a closed pipe (SIGPIPE)
+            while await events.next() != nil {}
+        }
+        // Other tests run in parallel and open sockets too: allow a little, not 2 per listener.
+        #expect(openDescriptors() - before < 20)
+    }
+
     @Test func stopFinishesTheEventStream() async throws {
         let database = try await TestDatabase.create(migrated: false)
         let listener = PostgresListener(configuration: database.configuration, channels: ["x"])
