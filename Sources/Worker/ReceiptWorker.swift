@@ -20,6 +20,9 @@ public final class ReceiptWorker: Service, Sendable {
         var breakers: [VerifyReceiptEnvironment: CircuitBreaker]
         var pausedUntil: ContinuousClock.Instant?
         var stopping = false
+        /// When the last alert was logged, and how many were held back since (one per 10 s).
+        var lastAlert: ContinuousClock.Instant?
+        var heldBackAlerts = 0
     }
 
     public let configuration: WorkerConfiguration
@@ -156,13 +159,33 @@ public final class ReceiptWorker: Service, Sendable {
         writer.submit(configuration.decision.decide(result, lease: lease, now: Date(), using: &random))
     }
 
+    /// Answers that mean our side or Apple's protocol changed (21000, a status not in Apple's
+    /// table, a 21007/21008 loop): the job is retried, never rejected, and a person must look.
+    /// Logged at error level at most every 10 s, with the number held back.
+    private func alert(_ reason: RetryReason, now: ContinuousClock.Instant) {
+        let held: Int? = state.withLock { state in
+            if let last = state.lastAlert, now - last < .seconds(10) {
+                state.heldBackAlerts += 1
+                return nil
+            }
+            defer { state.heldBackAlerts = 0 }
+            state.lastAlert = now
+            return state.heldBackAlerts
+        }
+        guard let held else { return }
+        logger.error("Apple answered something this version does not handle; retrying, never rejecting — check for a receiptq update",
+                     metadata: ["answer": "\(reason.summary)", "similar_answers_not_logged": "\(held)"])
+    }
+
     /// Feeds the environment's breaker; pauses claiming on a configuration error.
     private func observe(_ result: VerificationResult, sentAt: ContinuousClock.Instant) {
         let now = ContinuousClock.now
         let appleTrouble: Bool
         switch result.outcome {
         case .valid, .reject: appleTrouble = false
-        case .retryLater(let reason): appleTrouble = reason.isAppleTrouble
+        case .retryLater(let reason):
+            appleTrouble = reason.isAppleTrouble
+            if reason.shouldAlert { alert(reason, now: now) }
         case .timedOut: appleTrouble = true
         case .configurationError:
             appleTrouble = false

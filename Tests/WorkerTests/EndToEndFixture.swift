@@ -50,12 +50,13 @@ struct EndToEnd {
     }
 
     /// Runs an in-process worker until the returned handle is stopped.
-    func startWorker(_ configuration: WorkerConfiguration, sharedSecret: String? = nil, timeout: Duration = .seconds(5)) -> RunningWorker {
+    func startWorker(_ configuration: WorkerConfiguration, sharedSecret: String? = nil, timeout: Duration = .seconds(5),
+                     logs: CapturedLogs? = nil) -> RunningWorker {
         let http = HTTPClient(configuration: HTTPClientConfiguration(defaultTimeout: timeout))
         let verifier = VerifyReceiptClient(httpClient: http, configuration: VerifyReceiptClientConfiguration(
             productionURL: fake.productionURL, sandboxURL: fake.sandboxURL, sharedSecret: sharedSecret, requestTimeout: timeout))
         let workerPool = database.pool(size: 3)
-        var logger = Logger(label: "test-worker")
+        var logger = logs.map { logs in Logger(label: "test-worker") { _ in CapturingLogHandler(logs: logs) } } ?? Logger(label: "test-worker")
         logger.logLevel = .warning
         let worker = ReceiptWorker(configuration: configuration, pool: workerPool, database: database.configuration,
                                    verifier: verifier, logger: logger)
@@ -103,5 +104,34 @@ struct RunningWorker {
         try await task.value
         pool.shutdown()
         await http.shutdown()
+    }
+}
+
+/// What a worker logged, for tests of its alerts.
+final class CapturedLogs: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [(level: Logger.Level, message: String, metadata: String)] = []
+
+    func append(_ level: Logger.Level, _ message: String, _ metadata: String) {
+        lock.withLock { entries.append((level, message, metadata)) }
+    }
+
+    func at(_ level: Logger.Level) -> [(message: String, metadata: String)] {
+        lock.withLock { entries.filter { $0.level == level }.map { ($0.message, $0.metadata) } }
+    }
+}
+
+struct CapturingLogHandler: LogHandler {
+    let logs: CapturedLogs
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        logs.append(event.level, event.message.description, "\((event.metadata ?? [:]).merging(self.metadata) { $1 })")
     }
 }

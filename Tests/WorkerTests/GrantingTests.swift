@@ -114,6 +114,28 @@ struct GrantingTests {
         await e2e.shutdown()
     }
 
+    @Test func statusAppleNeverDocumentedIsRetriedNeverRejectedAndAlertsOnce() async throws {
+        let e2e = try await EndToEnd.make(fake: Self.fast)
+        let logs = CapturedLogs()
+        let worker = e2e.startWorker(e2e.workerConfiguration(name: "w"), logs: logs)
+        let ids = try await e2e.queue.enqueue((0..<5).map {
+            NewJob(receiptData: EndToEnd.receipt([("u\($0)", "coins100")], forcedStatus: 21999), transactionID: "u\($0)", userID: "u")
+        }).map(\.id)
+        #expect(try await eventually(timeout: .seconds(20)) {
+            try await e2e.count("SELECT count(*) FROM receiptq.jobs WHERE attempts >= 2") == 5
+        })
+        for id in ids {
+            let job = try #require(try await e2e.queue.job(id: id))
+            #expect(!job.state.isTerminal)               // a paid receipt is never rejected on a code we don't understand
+            #expect(job.lastError?.contains("21999") == true)
+        }
+        let alerts = logs.at(.error)
+        #expect(alerts.count == 1)                      // ten answers, one alert line (throttled)
+        #expect(alerts.first?.metadata.contains("21999") == true)
+        try await worker.stop()
+        await e2e.shutdown()
+    }
+
     @Test func wrongSharedSecretStopsClaimingInsteadOfFailingReceipts() async throws {
         var fake = Self.fast
         fake.sharedSecret = "right-secret"
