@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Synchronization
+import ReceiptQueue   // Duration.seconds
 
 /// Hands out request numbers to the bench's loops.
 final class BenchCounter: Sendable {
@@ -117,9 +118,3 @@ struct BenchError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-extension Duration {
-    var seconds: Double {
-        let (whole, attoseconds) = components
-        return Double(whole) + Double(attoseconds) / 1e18
-    }
-}

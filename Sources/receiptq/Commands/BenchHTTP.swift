@@ -3,6 +3,7 @@ import ArgumentParser
 import FakeAppStore
 import Foundation
 import HTTPClient
+import ReceiptQueue   // Duration.seconds
 
 /// `receiptq bench http`: how cheaply one process keeps thousands of slow verifyReceipt calls in
 /// flight. Fires `--requests` POSTs with `--concurrency` in flight at the fake App Store (3–6 s

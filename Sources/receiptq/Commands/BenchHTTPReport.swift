@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptQueue   // Duration.seconds
 
 /// The figures `bench http` prints, as text or one JSON object.
 struct BenchHTTPReport: Codable {

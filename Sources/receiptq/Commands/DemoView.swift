@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Postgres
+import ReceiptQueue   // Duration.seconds
 
 /// The demo's live terminal view: one line per second from the ops views until the queue is
 /// drained, then a summary. Reads only what an operator could read with psql.
