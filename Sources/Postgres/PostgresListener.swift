@@ -35,6 +35,9 @@ public final class PostgresListener: Sendable {
         }.start()
     }
 
+    /// The wake pipe's descriptors (read, write), for tests that check they are closed.
+    var wakeDescriptors: (read: Int32, write: Int32) { wakePipe }
+
     /// Stops the thread, closes the connection and finishes `events`. Safe to call more than once.
     public func stop() {
         guard stopped.withLock({ let first = !$0; $0 = true; return first }) else { return }
@@ -57,8 +60,8 @@ struct ListenLoop: @unchecked Sendable {
 
     func run() {
         defer {
+            close(wakeFD)   // before finishing: whoever sees the end of `events` sees the pipe closed
             continuation.finish()
-            close(wakeFD)
         }
         var backoff = 0.1
         while true {
