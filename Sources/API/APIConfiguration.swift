@@ -23,6 +23,10 @@ public struct APIConfiguration: Sendable {
     public var maxWait: Duration
     /// How receipts are inserted. Default: `GroupCommit.Configuration()`.
     public var groupCommit: GroupCommit.Configuration
+    /// A connection that has not sent a complete request part for this long is closed — kept-alive
+    /// idle clients, and slowloris clients that dribble a request head byte by byte. A request
+    /// being answered (a long-poll included) is never cut. Default: 20 s.
+    public var idleTimeout: Duration
 
     public init(
         host: String = "127.0.0.1",
@@ -34,7 +38,8 @@ public struct APIConfiguration: Sendable {
         rateLimitBurst: Double = 4_000,
         poolSize: Int = 8,
         maxWait: Duration = .seconds(30),
-        groupCommit: GroupCommit.Configuration = GroupCommit.Configuration()
+        groupCommit: GroupCommit.Configuration = GroupCommit.Configuration(),
+        idleTimeout: Duration = .seconds(20)
     ) {
         self.host = host
         self.port = port
@@ -46,6 +51,7 @@ public struct APIConfiguration: Sendable {
         self.poolSize = poolSize
         self.maxWait = maxWait
         self.groupCommit = groupCommit
+        self.idleTimeout = idleTimeout
     }
 
     /// The largest request body read before answering 413.

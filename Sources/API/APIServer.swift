@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import Postgres
@@ -61,6 +62,8 @@ public struct APIServer: Service {
         let onListening = self.onListening
         let app = Application(
             router: router,
+            server: .http1(configuration: HTTP1Channel.Configuration(idleTimeout: TimeAmount.milliseconds(
+                configuration.idleTimeout.components.seconds * 1_000 + configuration.idleTimeout.components.attoseconds / 1_000_000_000_000_000))),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port),
                                                     serverName: "receiptq", backlog: 1024),
             services: [listener],

@@ -1,6 +1,7 @@
 import API
 import ArgumentParser
 import Foundation
+import HTTPClient
 import ServiceLifecycle
 
 /// `receiptq api`: the HTTP front backends talk to. Reads flags, then the environment, validates
@@ -34,6 +35,9 @@ struct ApiCommand: AsyncParsableCommand {
     @Option(help: "Database connections (each with its own thread).")
     var poolSize = 8
 
+    @Option(help: "Close a connection that sends no complete request part for this long (idle keep-alive, slowloris).")
+    var idleTimeout: Duration = .seconds(20)
+
     @Flag(help: "Insert each receipt in its own statement and commit (for comparison only).")
     var noGroupCommit = false
 
@@ -42,10 +46,13 @@ struct ApiCommand: AsyncParsableCommand {
         guard rateLimit >= 0, rateBurst >= 1 else { throw ValidationError("--rate-limit must be ≥ 0 and --rate-burst ≥ 1") }
         guard (1...256).contains(poolSize) else { throw ValidationError("--pool-size must be 1…256") }
         if let port, !(0...65_535).contains(port) { throw ValidationError("--port must be 0…65535") }
+        guard idleTimeout >= .seconds(1) else { throw ValidationError("--idle-timeout must be at least 1s") }
     }
 
     func run() async throws {
         let logger = LogSetup.bootstrap(label: "receiptq.api")
+        // Each client connection is a descriptor: thousands of them (slow clients included) need more than 1,024.
+        FileDescriptorLimit.raise(to: 16_384, logger: logger)
         let environment = ProcessInfo.processInfo.environment
         var settings = APIConfiguration()
         settings.host = host ?? environment["RECEIPTQ_API_HOST"] ?? settings.host
@@ -63,6 +70,7 @@ struct ApiCommand: AsyncParsableCommand {
         settings.rateLimitBurst = rateBurst
         settings.poolSize = poolSize
         settings.groupCommit.enabled = !noGroupCommit
+        settings.idleTimeout = idleTimeout
         let files = try migrations.load()
         let config = try database.configuration(applicationName: "receiptq-api-\(getpid())")
 
