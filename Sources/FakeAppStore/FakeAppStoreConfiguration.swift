@@ -20,12 +20,15 @@ public struct FakeAppStoreConfiguration: Sendable {
     public var pTruncated: Double
     /// When set, requests whose `password` differs get 21004. Default: `nil` (not checked).
     public var sharedSecret: String?
+    /// The random faults above (`p503` … `pTruncated`) stop this long after start, so a chaos run
+    /// can measure recovery once faults end. Default: `nil` (they never stop).
+    public var randomFaultsEnd: Duration?
 
     public init(
         host: String = "127.0.0.1", port: Int = 0,
         latency: FakeDurationRange = FakeDurationRange(lower: .seconds(3), upper: .seconds(6)),
         outages: [FakeOutage] = [], p503: Double = 0, p21005: Double = 0, p21199: Double = 0,
-        pHang: Double = 0, pTruncated: Double = 0, sharedSecret: String? = nil
+        pHang: Double = 0, pTruncated: Double = 0, sharedSecret: String? = nil, randomFaultsEnd: Duration? = nil
     ) {
         self.host = host
         self.port = port
@@ -37,6 +40,12 @@ public struct FakeAppStoreConfiguration: Sendable {
         self.pHang = pHang
         self.pTruncated = pTruncated
         self.sharedSecret = sharedSecret
+        self.randomFaultsEnd = randomFaultsEnd
+    }
+
+    /// Whether the random faults apply at `elapsed` since start.
+    public func randomFaultsApply(at elapsed: Duration) -> Bool {
+        randomFaultsEnd.map { elapsed < $0 } ?? true
     }
 
     /// The outage in force at `elapsed` since start, if any (the first listed wins).

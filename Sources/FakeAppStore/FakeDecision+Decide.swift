@@ -25,8 +25,9 @@ extension FakeDecision {
         let latency = configuration.latency
         let delay = latency.lower == latency.upper ? latency.lower : .nanoseconds(Int64.random(
             in: latency.lower.nanoseconds...latency.upper.nanoseconds, using: &random))
-        if chance(configuration.pHang, &random) { return .hang }
-        if chance(configuration.p503, &random) { return .respond(FakeBodies.serviceUnavailable(delay: delay)) }
+        let faulty = configuration.randomFaultsApply(at: elapsed)
+        if faulty && chance(configuration.pHang, &random) { return .hang }
+        if faulty && chance(configuration.p503, &random) { return .respond(FakeBodies.serviceUnavailable(delay: delay)) }
 
         guard let request = try? JSONDecoder().decode(FakeVerifyRequest.self, from: Data(body)),
               let receiptData = request.receiptData else {
@@ -46,10 +47,10 @@ extension FakeDecision {
         case (.sandbox, .production): return .respond(FakeBodies.status(21_008, delay: delay))
         default: break
         }
-        if chance(configuration.p21005, &random) { return .respond(FakeBodies.status(21_005, delay: delay)) }
-        if chance(configuration.p21199, &random) { return .respond(FakeBodies.status(21_199, isRetryable: true, delay: delay)) }
+        if faulty && chance(configuration.p21005, &random) { return .respond(FakeBodies.status(21_005, delay: delay)) }
+        if faulty && chance(configuration.p21199, &random) { return .respond(FakeBodies.status(21_199, isRetryable: true, delay: delay)) }
         var answer = FakeBodies.valid(status: 0, receipt: receipt, endpoint: endpoint, delay: delay)
-        if chance(configuration.pTruncated, &random) {
+        if faulty && chance(configuration.pTruncated, &random) {
             answer.body = Array(answer.body.prefix(answer.body.count / 2))
             answer.outcome = "truncated"
             answer.validTransactionIDs = []

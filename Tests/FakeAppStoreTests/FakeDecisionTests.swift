@@ -128,6 +128,16 @@ struct FakeDecisionTests {
         #expect(String(decoding: answer.body, as: UTF8.self) == #"{"status":21199,"is-retryable":true}"#)
     }
 
+    @Test func randomFaultsStopAtTheirEnd() {
+        let request = body(production.base64())
+        var configuration = quick
+        configuration.pHang = 1
+        configuration.p21005 = 1
+        configuration.randomFaultsEnd = .seconds(60)
+        #expect(decide(request, elapsed: .seconds(59), configuration: configuration) == .hang)
+        #expect(decide(request, elapsed: .seconds(60), configuration: configuration).outcome == "0")
+    }
+
     @Test func truncatedAnswerIsNotJSONAndCountsNoValidTransaction() {
         var configuration = quick
         configuration.pTruncated = 1

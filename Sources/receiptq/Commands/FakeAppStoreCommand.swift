@@ -48,6 +48,7 @@ struct FakeAppStoreServe: AsyncParsableCommand {
     @Option(help: "Probability of status 21199 with is-retryable.") var p21199 = 0.0
     @Option(help: "Probability of never answering.") var pHang = 0.0
     @Option(help: "Probability of truncating a valid answer's JSON.") var pTruncated = 0.0
+    @Option(help: "Stop the random faults (--p-*) this long after start, e.g. 2m (default: never).") var randomFaultsEnd: Duration?
 
     @Option(help: "Shared secret; requests with another password get 21004. Read from FAKE_APPSTORE_SHARED_SECRET when absent.")
     var sharedSecret: String?
@@ -70,7 +71,8 @@ struct FakeAppStoreServe: AsyncParsableCommand {
         return FakeAppStoreConfiguration(
             host: host, port: port, latency: range, outages: outages, p503: p503, p21005: p21005,
             p21199: p21199, pHang: pHang, pTruncated: pTruncated,
-            sharedSecret: sharedSecret ?? ProcessInfo.processInfo.environment["FAKE_APPSTORE_SHARED_SECRET"])
+            sharedSecret: sharedSecret ?? ProcessInfo.processInfo.environment["FAKE_APPSTORE_SHARED_SECRET"],
+            randomFaultsEnd: randomFaultsEnd)
     }
 
     func run() async throws {
