@@ -88,6 +88,31 @@ struct CircuitBreakerTests {
         #expect(results <= 6)   // open once half of the recent window failed
     }
 
+    @Test func successesOfRequestsSentBeforeANewerFailureDoNotResetTheStreak() {
+        var breaker = CircuitBreaker(configuration: configuration)   // threshold 3
+        let t0 = ContinuousClock.now
+        // An outage begins at t0 + 10 s: requests sent from then on fail at once, while requests
+        // sent 3–6 s earlier are still answering, successfully, in between.
+        for n in 0..<3 {
+            let now = t0 + .seconds(10) + .milliseconds(100 * n)
+            breaker.recordFailure(now: now, sentAt: now)
+            breaker.recordSuccess(sentAt: now - .seconds(4))
+            breaker.recordSuccess(sentAt: now - .seconds(3))
+        }
+        #expect(breaker.admit(10, now: t0 + .seconds(11)) == 0)
+    }
+
+    @Test func aSuccessSentAfterTheNewestFailureStillResetsTheStreak() {
+        var breaker = CircuitBreaker(configuration: configuration)   // threshold 3
+        let t0 = ContinuousClock.now
+        breaker.recordFailure(now: t0, sentAt: t0)
+        breaker.recordFailure(now: t0 + .seconds(1), sentAt: t0 + .seconds(1))
+        for _ in 0..<4 { breaker.recordSuccess(sentAt: t0 + .seconds(2)) }   // newer requests answered: Apple is up
+        breaker.recordFailure(now: t0 + .seconds(3), sentAt: t0 + .seconds(3))
+        breaker.recordFailure(now: t0 + .seconds(3), sentAt: t0 + .seconds(3))
+        #expect(breaker.admit(10, now: t0 + .seconds(3)) == 10)
+    }
+
     @Test func occasionalFailuresAmongSuccessesDoNotOpenIt() {
         var breaker = CircuitBreaker(configuration: configuration)
         let t0 = ContinuousClock.now
