@@ -12,6 +12,7 @@ struct ReceiptQ: AsyncParsableCommand {
             Scheduler.self,
             Stats.self,
             Bench.self,
+            ChaosCommand.self,
             ClaimAndHang.self,
             ApiCommand.self,
             FakeAppStoreCommand.self,
