@@ -91,14 +91,14 @@ public final class ReceiptWorker: Service, Sendable {
                     leases = try await queue.claim(limit: wanted, worker: configuration.name, lease: configuration.lease)
                 } catch {
                     logger.warning("claim failed; retrying in 1 s", metadata: ["error": "\(error)"])
-                    state.withLock { $0.breakers[.production]?.probeNotSent() }
+                    state.withLock { $0.breakers[.production]?.notSent(wanted) }
                     try? await Task.sleep(for: .seconds(1))
                     continue
                 }
                 metrics.claimBatch.record(leases.count)
                 state.withLock { state in
                     state.inFlight += leases.count
-                    if leases.isEmpty { state.breakers[.production]?.probeNotSent() }
+                    state.breakers[.production]?.notSent(wanted - leases.count)
                 }
                 metrics.inFlight.record(inFlight)
                 for lease in leases {

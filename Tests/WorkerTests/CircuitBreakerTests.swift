@@ -14,6 +14,7 @@ struct CircuitBreakerTests {
     @Test func closedBreakerAdmitsEverythingAndOpensAfterARunOfFailures() {
         var breaker = CircuitBreaker(configuration: configuration)
         let t0 = ContinuousClock.now
+        breaker.recordSuccess()   // Apple has answered: slow start is over
         #expect(breaker.admit(500, now: t0) == 500)
         breaker.recordFailure(now: t0)
         breaker.recordFailure(now: t0)
@@ -21,6 +22,36 @@ struct CircuitBreakerTests {
         breaker.recordFailure(now: t0)
         #expect(breaker.admit(500, now: t0) == 0)
         #expect(breaker.gaugeValue == 2)
+    }
+
+    @Test func aNewBreakerLetsOutOnlyAThresholdOfRequestsUntilAppleAnswers() {
+        var breaker = CircuitBreaker(configuration: configuration)   // threshold 3
+        let t0 = ContinuousClock.now
+        #expect(breaker.admit(500, now: t0) == 3)
+        #expect(breaker.admit(500, now: t0) == 0)
+        breaker.recordSuccess(sentAt: t0)
+        #expect(breaker.admit(500, now: t0) == 500)
+    }
+
+    @Test func aWorkerStartedDuringAnOutageSendsAtMostAThresholdBeforeItOpens() {
+        var breaker = CircuitBreaker(configuration: configuration)   // threshold 3
+        let t0 = ContinuousClock.now
+        var sent = 0
+        for _ in 0..<10 {   // claim loops: whatever is admitted fails at once
+            let admitted = breaker.admit(2_000, now: t0)
+            sent += admitted
+            for _ in 0..<admitted { breaker.recordFailure(now: t0, sentAt: t0) }
+        }
+        #expect(sent == 3)
+        #expect(breaker.gaugeValue == 2)
+    }
+
+    @Test func slowStartGetsBackRoomForRequestsNotSent() {
+        var breaker = CircuitBreaker(configuration: configuration)   // threshold 3
+        let t0 = ContinuousClock.now
+        #expect(breaker.admit(500, now: t0) == 3)
+        breaker.notSent(2)   // only one job was waiting
+        #expect(breaker.admit(500, now: t0) == 2)
     }
 
     @Test func shortFailureStreaksAmongSuccessesKeepItClosed() {
@@ -140,7 +171,7 @@ struct CircuitBreakerTests {
         let t0 = ContinuousClock.now
         for _ in 0..<3 { breaker.recordFailure(now: t0) }
         #expect(breaker.admit(10, now: t0 + .seconds(3)) == 1)
-        breaker.probeNotSent()
+        breaker.notSent(1)
         #expect(breaker.admit(10, now: t0 + .seconds(3)) == 1)
     }
 }
