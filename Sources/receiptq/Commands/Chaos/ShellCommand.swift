@@ -6,7 +6,8 @@ import Glibc
 /// Runs `/bin/sh -c command` and waits for it without Foundation's `Process`, whose exit
 /// monitoring missed an exit while several children ended at once (a PostgreSQL restart racing
 /// a worker kill left `isRunning` true over a zombie forever). Here the caller reaps its own
-/// child with `waitpid`, polling so no thread blocks.
+/// child with `waitpid`, polling so no thread blocks. The child gets stdin from /dev/null,
+/// stdout and stderr on `output`, and no other descriptor of this process.
 enum ShellCommand {
     /// The exit status (128 + signal when killed), or nil when the shell could not be started or
     /// its status was lost.
@@ -19,6 +20,13 @@ enum ShellCommand {
             posix_spawn_file_actions_adddup2(&actions, output.fileDescriptor, 2)
         }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        // This process holds a thousand sockets mid-run; a PostgreSQL started by the command
+        // inherited them and refused to start ("insufficient file descriptors"). glibc ignores
+        // a close action on a descriptor that closed in the meantime.
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for descriptor in open.compactMap({ Int32($0) }) where descriptor > 2 {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
         let arguments = ["/bin/sh", "-c", command]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
