@@ -15,10 +15,12 @@
 /// ratio rule catches what is left (the chaos suite measured 114 requests in a 4 s 503 storm
 /// from 3 workers before stale successes were ignored).
 ///
-/// Slow start: until Apple has answered once, a new breaker lets only `failureThreshold`
-/// requests out. A worker (re)started during an outage would otherwise fire its whole
-/// concurrency of overdue jobs at Apple before the first failure came back (the chaos suite
-/// measured 374 requests in a 12 s outage, most from one restarted worker).
+/// Slow start: a new breaker, and one that just closed, lets only `failureThreshold` requests
+/// out until a request sent since then is answered. A worker (re)started during an outage would
+/// otherwise fire its whole backlog of overdue jobs at Apple before the first failure came back
+/// (the chaos suite measured 374 requests in a 12 s outage, most from one restarted worker); so
+/// would a worker whose probe, sent just before an outage began, came back fine after it began
+/// (199 requests in the 9 s after the breakers had opened).
 public struct CircuitBreaker: Sendable, Equatable {
     public struct Configuration: Sendable, Equatable {
         /// Consecutive Apple-side failures that open the breaker. Default 20.
@@ -44,8 +46,10 @@ public struct CircuitBreaker: Sendable, Equatable {
     private var openedAt: ContinuousClock.Instant?
     /// When the newest failed request was sent: successes of requests sent before it are stale.
     private var newestFailureSentAt: ContinuousClock.Instant?
-    /// Apple has answered since this breaker was made: slow start is over.
+    /// Apple has answered a request sent since slow start began: slow start is over.
     private var answered = false
+    /// When slow start began (nil: when the breaker was made).
+    private var slowStartSince: ContinuousClock.Instant?
     /// Requests let out during slow start and not given back by `notSent`.
     private var admittedBeforeAnswer = 0
 
@@ -87,8 +91,16 @@ public struct CircuitBreaker: Sendable, Equatable {
     public mutating func recordSuccess(sentAt: ContinuousClock.Instant? = nil) {
         if let openedAt, let sentAt, sentAt < openedAt, !isClosed { return }
         if isClosed, let newestFailureSentAt, let sentAt, sentAt < newestFailureSentAt { return }
-        answered = true
-        if case .closed = state { remember(false) } else { recent.removeAll() }
+        if case .closed = state {
+            remember(false)
+            if !answered, slowStartSince.map({ since in sentAt.map { $0 > since } ?? true }) ?? true { answered = true }
+        } else {
+            // The probe came back: closed, in slow start again.
+            recent.removeAll()
+            answered = false
+            admittedBeforeAnswer = 0
+            slowStartSince = sentAt ?? ContinuousClock.now
+        }
         state = .closed(consecutiveFailures: 0)
     }
 

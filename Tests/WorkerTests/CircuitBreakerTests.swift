@@ -72,8 +72,26 @@ struct CircuitBreakerTests {
         #expect(breaker.admit(100, now: t0 + .seconds(1)) == 0)
         #expect(breaker.admit(100, now: t0 + .seconds(2)) == 1)
         #expect(breaker.admit(100, now: t0 + .seconds(3)) == 0)   // probe in flight: nothing more
-        breaker.recordSuccess()
-        #expect(breaker.admit(100, now: t0 + .seconds(3)) == 100)
+        breaker.recordSuccess(sentAt: t0 + .seconds(2))
+        #expect(breaker.admit(100, now: t0 + .seconds(3)) == 3)   // closed, in slow start
+        breaker.recordSuccess(sentAt: t0 + .seconds(3))
+        #expect(breaker.admit(100, now: t0 + .seconds(4)) == 100)
+    }
+
+    @Test func aProbeThatComesBackFineAfterAnOutageBeganLetsOutOnlyAThreshold() {
+        var breaker = CircuitBreaker(configuration: configuration)   // threshold 3
+        let t0 = ContinuousClock.now
+        for _ in 0..<3 { breaker.recordFailure(now: t0, sentAt: t0) }
+        #expect(breaker.admit(100, now: t0 + .seconds(2)) == 1)
+        breaker.recordSuccess(sentAt: t0 + .seconds(2))   // sent before the next outage began, answered after
+        var sent = 0
+        for step in 0..<10 {   // the outage: everything sent now fails at once
+            let now = t0 + .seconds(6) + .milliseconds(100 * step)
+            let admitted = breaker.admit(2_000, now: now)
+            sent += admitted
+            for _ in 0..<admitted { breaker.recordFailure(now: now, sentAt: now) }
+        }
+        #expect(sent == 3)
     }
 
     @Test func failedProbesDoubleTheOpenPeriodUpToTheCap() {
@@ -163,7 +181,8 @@ struct CircuitBreakerTests {
         #expect(breaker.admit(100, now: t0 + .seconds(2)) == 1)   // the probe
         breaker.recordFailure(now: t0 + .seconds(2), sentAt: sentBeforeTheOutage)   // stale: not the probe's answer
         breaker.recordSuccess(sentAt: t0 + .seconds(2))   // the probe's answer: Apple is back
-        #expect(breaker.admit(100, now: t0 + .seconds(3)) == 100)
+        #expect(breaker.admit(100, now: t0 + .seconds(3)) == 3)   // slow start
+        #expect(breaker.gaugeValue == 0)
     }
 
     @Test func probeThatFoundNothingToClaimLetsAnotherGo() {
