@@ -53,6 +53,14 @@ struct ChaosPlan: Sendable {
         abuseWindow = at(0.1)..<at(0.9)
     }
 
+    /// When killed workers are started again, in seconds since start.
+    var workerRestarts: [Double] {
+        events.compactMap { event in
+            if case .killWorker(let after) = event.fault { return (event.at + after).seconds }
+            return nil
+        }
+    }
+
     /// The longest Apple outage: with two leases, the recovery bound after faults stop.
     var longestOutage: Duration {
         outages.map { $0.end - $0.start }.max() ?? .zero
