@@ -62,7 +62,8 @@ public enum EnqueueBatch {
                 unique.append(job)
             }
         }
-        let rows = try connection.query(sql, [
+        // Prepared: the API runs this statement for every group commit on the same connections.
+        let rows = try connection.query(prepared: sql, [
             unique.map(\.receiptData), unique.map(\.transactionID), unique.map(\.userID),
             unique.map(\.productID), unique.map(\.orderID),
         ])
