@@ -5,7 +5,9 @@ import Foundation
 /// own (see `PostgresPool`, `PostgresListener`) and is never touched from Swift's cooperative
 /// pool or a NIO event loop. Not `Sendable`: exactly one thread owns it.
 public final class PostgresConnection {
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
+    /// Statements prepared on this session (SQL text → statement name); see `query(prepared:_:)`.
+    var preparedStatements: [String: String] = [:]
 
     /// Connects (blocking, at most `connectTimeoutSeconds`) and prepares the session:
     /// `TimeZone=UTC` and `DateStyle=ISO`, which `Date` decoding relies on.
@@ -97,7 +99,7 @@ public final class PostgresConnection {
         return notifications
     }
 
-    private func consume(_ result: OpaquePointer?) throws -> PostgresRows {
+    func consume(_ result: OpaquePointer?) throws -> PostgresRows {
         guard let result else {
             throw PostgresError(.connection, "query failed: \(String(cString: PQerrorMessage(handle)))")
         }

@@ -18,9 +18,16 @@ extension String: PostgresEncodable, PostgresArrayElement {
     public var postgresText: String { self }
     public var postgresArrayElement: String? {
         // Fast path: most values (base64 receipts, ids) contain nothing to escape. Receipt batches
-        // carry megabytes, so this matters.
-        if !utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            return "\"" + self + "\""
+        // carry megabytes, so this matters: the scan runs over contiguous UTF-8 (through
+        // `String.UTF8View` it cost 2 % of the CPU of `bench api`) and the copy is sized once.
+        let needsEscape = utf8.withContiguousStorageIfAvailable { $0.contains(where: String.isArrayEscaped) }
+            ?? utf8.contains(where: String.isArrayEscaped)
+        if !needsEscape {
+            var quoted = "\""
+            quoted.reserveCapacity(utf8.count + 2)
+            quoted.append(self)
+            quoted.append("\"")
+            return quoted
         }
         var quoted = "\""
         quoted.reserveCapacity(utf8.count + 2)
@@ -30,6 +37,12 @@ extension String: PostgresEncodable, PostgresArrayElement {
         }
         quoted.append("\"")
         return quoted
+    }
+}
+
+extension String {
+    fileprivate static func isArrayEscaped(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 }
 
@@ -68,10 +81,13 @@ extension Optional: PostgresArrayElement where Wrapped: PostgresArrayElement {
 
 extension Array: PostgresEncodable where Element: PostgresArrayElement {
     public var postgresText: String {
+        // Elements first, so the literal (megabytes for a batch of receipts) is allocated once.
+        let elements = map { $0.postgresArrayElement ?? "NULL" }
         var literal = "{"
-        for (index, element) in enumerated() {
+        literal.reserveCapacity(elements.reduce(2 + elements.count) { $0 + $1.utf8.count })
+        for (index, element) in elements.enumerated() {
             if index > 0 { literal.append(",") }
-            literal.append(element.postgresArrayElement ?? "NULL")
+            literal.append(element)
         }
         literal.append("}")
         return literal

@@ -17,10 +17,17 @@ public struct NewJob: Sendable, Hashable {
         self.orderID = orderID
     }
 
+    /// Scans the contiguous UTF-8 when the string has it (always, for strings decoded from a
+    /// request): the API calls this on every receipt, and a scan through `String.UTF8View` cost
+    /// about 2 % of the CPU of `bench api`.
     static func strippingWhitespace(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 32 || $0 == 9 || $0 == 10 || $0 == 13 }) else { return text }
-        return String(decoding: text.utf8.filter { $0 != 32 && $0 != 9 && $0 != 10 && $0 != 13 }, as: UTF8.self)
+        let hasWhitespace = text.utf8.withContiguousStorageIfAvailable { $0.contains(where: isWhitespace) }
+            ?? text.utf8.contains(where: isWhitespace)
+        guard hasWhitespace else { return text }
+        return String(decoding: text.utf8.filter { !isWhitespace($0) }, as: UTF8.self)
     }
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool { byte == 32 || byte == 9 || byte == 10 || byte == 13 }
 }
 
 /// What enqueueing one `NewJob` did.

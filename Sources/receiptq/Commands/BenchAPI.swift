@@ -9,9 +9,13 @@ import ServiceLifecycle
 
 /// `receiptq bench api`: accepted receipts per second and latency through the real HTTP API, with
 /// group commit and — in the same run, on the same server and database — with one INSERT and
-/// commit per request as the baseline. Starts the API in-process over a scratch database it
-/// creates and drops (the role needs CREATEDB). The load generator is the project's HTTPClient
-/// (libcurl multi on one thread), one keep-alive connection per simulated client.
+/// commit per request as the baseline. Starts the API over a scratch database it creates and
+/// drops (the role needs CREATEDB), in this process or as a child process (`--server`). The load
+/// generator is the project's HTTPClient (libcurl multi on one thread), one keep-alive
+/// connection per simulated client. Client, API and PostgreSQL share the machine's cores, so
+/// each mode also reports CPU per accepted receipt (bench process, API child, whole machine),
+/// and `--http-only` measures the same requests against a route that does no JSON and no SQL:
+/// the ceiling of the HTTP layers alone on this machine.
 struct BenchAPI: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "api",
@@ -32,6 +36,12 @@ struct BenchAPI: AsyncParsableCommand {
     @Option(help: "Database connections of the API.")
     var poolSize = 8
 
+    @Option(help: "Where the API runs: in-process (shares the load generator's threads) or child (a receiptq api process).")
+    var server: BenchAPIServer.Placement = .inProcess
+
+    @Flag(help: "Also post the same bodies to a route that answers 405 without JSON or SQL (the HTTP layers' ceiling).")
+    var httpOnly = false
+
     @Flag(help: "Print one JSON object.")
     var json = false
 
@@ -43,8 +53,10 @@ struct BenchAPI: AsyncParsableCommand {
 
     struct Result: Codable {
         var connections: Int, receiptBytes: Int, seconds: Double
+        var server: BenchAPIServer.Placement
         var groupCommit: BenchAPILoad.Figures
         var baseline: BenchAPILoad.Figures
+        var httpOnly: BenchAPILoad.Figures?
         var speedup: Double
     }
 
@@ -54,38 +66,44 @@ struct BenchAPI: AsyncParsableCommand {
         let server = try database.configuration(applicationName: "receiptq-bench-api")
         let scratch = try await ScratchDatabase.create(server: server, purpose: "api", migrations: files)
         do {
-            let grouped = try await measure(database: scratch.configuration, migrations: files, groupCommit: true, seed: "g")
-            let single = try await measure(database: scratch.configuration, migrations: files, groupCommit: false, seed: "s")
+            let grouped = try await measure(scratch: scratch, migrations: files, groupCommit: true, seed: "g")
+            let single = try await measure(scratch: scratch, migrations: files, groupCommit: false, seed: "s")
+            let ceiling = httpOnly ? try await measure(scratch: scratch, migrations: files, groupCommit: true, seed: "h", path: "/healthz", expectedStatus: 405) : nil
             await scratch.drop()
-            report(Result(connections: connections, receiptBytes: receiptBytes, seconds: duration.seconds,
-                          groupCommit: grouped, baseline: single, speedup: grouped.acceptedPerSecond / max(single.acceptedPerSecond, 1)))
+            report(Result(connections: connections, receiptBytes: receiptBytes, seconds: duration.seconds, server: self.server,
+                          groupCommit: grouped, baseline: single, httpOnly: ceiling,
+                          speedup: grouped.acceptedPerSecond / max(single.acceptedPerSecond, 1)))
         } catch {
             await scratch.drop()
             throw error
         }
     }
 
-    /// Runs an API server with or without group commit and loads it for `duration`.
-    func measure(database: PostgresConfiguration, migrations files: [ReceiptQueue.Migration], groupCommit: Bool, seed: String) async throws -> BenchAPILoad.Figures {
+    /// Runs an API server with or without group commit and loads `path` for `duration`.
+    func measure(scratch: ScratchDatabase, migrations files: [ReceiptQueue.Migration], groupCommit: Bool, seed: String,
+                 path: String = "/v1/receipts", expectedStatus: Int = 202) async throws -> BenchAPILoad.Figures {
         let token = "bench-\(UUID().uuidString)"
-        var settings = APIConfiguration(port: 0, tokens: try TokenDigests(hexList: TokenDigests.hexDigest(of: token)),
-                                        rateLimitPerSecond: 0, poolSize: poolSize)
-        settings.groupCommit.enabled = groupCommit
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let logger = Logger(label: "receiptq.benchapi")
-        let api = APIServer(configuration: settings, database: database, migrations: files, logger: logger,
-                            onListening: { continuation.yield($0) })
-        let group = ServiceGroup(services: [api], logger: logger)
-        let running = Task { try await group.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw ValidationError("the API did not start") }
-        let load = BenchAPILoad(url: "http://127.0.0.1:\(port)/v1/receipts", token: token, connections: connections,
-                                receiptBytes: receiptBytes, seed: seed)
-        var figures = try await load.run(for: duration)
-        figures.meanBatch = BenchAPILoad.meanBatch(api.metricsText())
-        await group.triggerGracefulShutdown()
-        try await running.value
-        return figures
+        let api = try await BenchAPIServer.start(server, scratch: scratch, migrations: files, token: token,
+                                                 groupCommit: groupCommit, poolSize: poolSize)
+        do {
+            var load = BenchAPILoad(url: api.baseURL + path, token: token, connections: connections,
+                                    receiptBytes: receiptBytes, seed: seed)
+            load.expectedStatus = expectedStatus
+            let (bench, child, postgres, machine) = (ResourceUsage.now().cpuSeconds, api.childCPUSeconds,
+                                                     CommandCPU.seconds(of: "postgres", commandLineContaining: scratch.name), MachineCPU.now())
+            var figures = try await load.run(for: duration)
+            let accepted = Double(max(figures.accepted, 1))
+            figures.benchProcessCPUMilliseconds = (ResourceUsage.now().cpuSeconds - bench) / accepted * 1000
+            if let child, let now = api.childCPUSeconds { figures.apiChildCPUMilliseconds = (now - child) / accepted * 1000 }
+            if let postgres, let now = CommandCPU.seconds(of: "postgres", commandLineContaining: scratch.name) { figures.postgresCPUMilliseconds = (now - postgres) / accepted * 1000 }
+            if let machine, let now = MachineCPU.now() { figures.machineCPUMilliseconds = (now.busySeconds - machine.busySeconds) / accepted * 1000 }
+            figures.meanBatch = BenchAPILoad.meanBatch(await api.metricsText())
+            try await api.stop()
+            return figures
+        } catch {
+            try? await api.stop()
+            throw error
+        }
     }
 
     func report(_ result: Result) {
@@ -95,15 +113,21 @@ struct BenchAPI: AsyncParsableCommand {
             print(String(decoding: try! encoder.encode(result), as: UTF8.self))
             return
         }
-        func line(_ name: String, _ f: BenchAPILoad.Figures) -> String {
-            "  \(name)  \(Int(f.acceptedPerSecond)) accepted/s   p50 \(String(format: "%.1f", f.p50Milliseconds)) ms   "
-                + "p99 \(String(format: "%.1f", f.p99Milliseconds)) ms   (\(f.accepted) accepted, \(f.failed) failed, mean batch \(String(format: "%.1f", f.meanBatch)))"
+        func line(_ name: String, _ f: BenchAPILoad.Figures, _ unit: String = "accepted") -> String {
+            "  \(name)  \(Int(f.acceptedPerSecond)) \(unit)/s   p50 \(String(format: "%.1f", f.p50Milliseconds)) ms   "
+                + "p99 \(String(format: "%.1f", f.p99Milliseconds)) ms   (\(f.accepted) \(unit), \(f.failed) failed, mean batch \(String(format: "%.1f", f.meanBatch)))\n"
+                + "    CPU ms per request: bench process \(String(format: "%.3f", f.benchProcessCPUMilliseconds))"
+                + (result.server == .child ? ", API child \(String(format: "%.3f", f.apiChildCPUMilliseconds))" : "")
+                + ", PostgreSQL \(String(format: "%.3f", f.postgresCPUMilliseconds)), whole machine \(String(format: "%.3f", f.machineCPUMilliseconds))"
         }
         print("""
-            bench api: \(result.connections) connections, \(result.receiptBytes)-byte receipts, \(result.seconds) s per mode
+            bench api: \(result.connections) connections, \(result.receiptBytes)-byte receipts, \(result.seconds) s per mode, API \(result.server.rawValue)
             \(line("group commit          ", result.groupCommit))
             \(line("one commit per request", result.baseline))
               group / baseline  \(String(format: "%.1f", result.speedup))×
             """)
+        if let ceiling = result.httpOnly {
+            print(line("HTTP only (405, no JSON/SQL)", ceiling, "answered"))
+        }
     }
 }

@@ -3,7 +3,9 @@ import HTTPClient
 import ReceiptQueue
 
 /// The load of `receiptq bench api`: `connections` clients, each posting a new receipt as soon
-/// as its previous one was answered, for a fixed time.
+/// as its previous one was answered, for a fixed time. A request counts when it is answered
+/// with `expectedStatus` (202 for receipts; the HTTP-only comparison posts the same bodies to a
+/// route that answers 405 without reading them into JSON or touching the database).
 struct BenchAPILoad {
     struct Figures: Codable {
         var accepted: Int
@@ -13,6 +15,14 @@ struct BenchAPILoad {
         var p99Milliseconds: Double
         /// Receipts per commit the server reported (`receiptq_api_enqueue_jobs_total / …commits_total`).
         var meanBatch: Double
+        /// CPU milliseconds per accepted request: the bench process (load generator, and the
+        /// API when it runs in process), the API child process (0 in process), the PostgreSQL
+        /// backends of the scratch database, and the whole machine (everything, other users'
+        /// work included; 0 when unknown).
+        var benchProcessCPUMilliseconds: Double = 0
+        var apiChildCPUMilliseconds: Double = 0
+        var postgresCPUMilliseconds: Double = 0
+        var machineCPUMilliseconds: Double = 0
     }
 
     let url: String
@@ -20,6 +30,7 @@ struct BenchAPILoad {
     let connections: Int
     let receiptBytes: Int
     let seed: String
+    var expectedStatus = 202
 
     func run(for duration: Duration) async throws -> Figures {
         let client = HTTPClient(configuration: HTTPClientConfiguration(maxTotalConnections: connections, maxIdleConnections: connections))
@@ -42,7 +53,7 @@ struct BenchAPILoad {
                         let sent = ContinuousClock.now
                         do {
                             let response = try await client.post(url: url, headers: headers, body: body, timeout: .seconds(30))
-                            if response.status == 202 { latencies.append((ContinuousClock.now - sent).seconds * 1000) } else { failed += 1 }
+                            if response.status == expectedStatus { latencies.append((ContinuousClock.now - sent).seconds * 1000) } else { failed += 1 }
                         } catch {
                             failed += 1
                         }
