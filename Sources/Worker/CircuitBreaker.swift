@@ -29,6 +29,9 @@ public struct CircuitBreaker: Sendable, Equatable {
         public var openDuration: Duration = .seconds(2)
         /// Longest open period. Default 30 s.
         public var maxOpenDuration: Duration = .seconds(30)
+        /// A probe unanswered this long is given up and another may go: a lost answer must not
+        /// keep the worker from claiming forever. Default 60 s (more than two Apple timeouts).
+        public var probeTimeout: Duration = .seconds(60)
         public init() {}
     }
 
@@ -52,6 +55,8 @@ public struct CircuitBreaker: Sendable, Equatable {
     private var slowStartSince: ContinuousClock.Instant?
     /// Requests let out during slow start and not given back by `notSent`.
     private var admittedBeforeAnswer = 0
+    /// When the probe in flight was let out.
+    private var probeSentAt: ContinuousClock.Instant?
 
     public init(configuration: Configuration = .init()) { self.configuration = configuration }
 
@@ -70,8 +75,10 @@ public struct CircuitBreaker: Sendable, Equatable {
             return admitted
         case .open: return 0
         case .halfOpen(let probeInFlight, let duration):
-            guard !probeInFlight, wanted > 0 else { return 0 }
+            let probeLost = probeInFlight && probeSentAt.map { now - $0 >= configuration.probeTimeout } ?? false
+            guard !probeInFlight || probeLost, wanted > 0 else { return 0 }
             state = .halfOpen(probeInFlight: true, lastDuration: duration)
+            probeSentAt = now
             return 1
         }
     }

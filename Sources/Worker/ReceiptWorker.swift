@@ -195,6 +195,12 @@ public final class ReceiptWorker: Service, Sendable {
         }
         let (before, after) = state.withLock { state in
             let before = state.breakers[result.environment]?.gaugeValue ?? 0
+            // Two calls: the first environment answered JSON (21007/21008) before the switch. Its
+            // breaker must hear it — this may be its probe, and a probe never answered kept a
+            // worker from claiming forever (a sandbox receipt was the probe after an outage).
+            if result.calls > 1, let first = VerifyReceiptEnvironment.allCases.first(where: { $0 != result.environment }) {
+                state.breakers[first]?.recordSuccess(sentAt: sentAt)
+            }
             if appleTrouble {
                 state.breakers[result.environment]?.recordFailure(now: now, sentAt: sentAt)
             } else {

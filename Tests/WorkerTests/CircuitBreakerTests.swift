@@ -162,6 +162,17 @@ struct CircuitBreakerTests {
         #expect(breaker.admit(10, now: t0 + .seconds(3)) == 10)
     }
 
+    @Test func aProbeNeverAnsweredIsGivenUpAfterTheProbeTimeout() {
+        var configuration = self.configuration
+        configuration.probeTimeout = .seconds(60)
+        var breaker = CircuitBreaker(configuration: configuration)
+        let t0 = ContinuousClock.now
+        for _ in 0..<3 { breaker.recordFailure(now: t0) }
+        #expect(breaker.admit(100, now: t0 + .seconds(2)) == 1)
+        #expect(breaker.admit(100, now: t0 + .seconds(61)) == 0)   // its answer may still come
+        #expect(breaker.admit(100, now: t0 + .seconds(62)) == 1)   // lost: another probe goes
+    }
+
     @Test func occasionalFailuresAmongSuccessesDoNotOpenIt() {
         var breaker = CircuitBreaker(configuration: configuration)
         let t0 = ContinuousClock.now
