@@ -89,6 +89,7 @@ let package = Package(
                 "HTTPClient",
                 "AppStore",
                 "FakeAppStore",
+                "ReceiptQueueTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -113,8 +114,9 @@ let package = Package(
             name: "WorkerTests",
             dependencies: ["Worker", "ReceiptQueue", "AppStore", "HTTPClient", "FakeAppStore", "ReceiptQueueTesting"]
         ),
-        // Test helpers shared by the test targets: scratch databases on the server that
-        // Deploy/dev started, the built `receiptq` binary, child processes.
+        // Harness parts shared by the test targets and by receiptq's chaos and bench commands:
+        // scratch databases on the server that Deploy/dev started, the built `receiptq` binary,
+        // child processes started without Foundation's Process (see SpawnedProcess).
         .target(
             name: "ReceiptQueueTesting",
             dependencies: ["Postgres", "ReceiptQueue"]

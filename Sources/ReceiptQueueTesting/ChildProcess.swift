@@ -19,9 +19,10 @@ public enum ReceiptQBinary {
     }
 }
 
-/// A running child process with its output collected to files (no pipe can fill up and block it).
-public final class ChildProcess: @unchecked Sendable {
-    public let process = Process()
+/// A running `receiptq` child process with its output collected to files (no pipe can fill up
+/// and block it).
+public final class ChildProcess: Sendable {
+    public let process: SpawnedProcess
     private let stdoutURL: URL
     private let stderrURL: URL
 
@@ -30,35 +31,26 @@ public final class ChildProcess: @unchecked Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         stdoutURL = directory.appendingPathComponent("stdout")
         stderrURL = directory.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
-        process.executableURL = executable
-        process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "DATABASE_URL")  // children get exactly the database the test names
         env.merge(environment) { $1 }
-        process.environment = env
-        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
-        process.standardError = try FileHandle(forWritingTo: stderrURL)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        process = try SpawnedProcess(executable: executable.path, arguments: arguments, environment: env,
+                                     stdout: .file(stdoutURL.path), stderr: .file(stderrURL.path))
     }
 
-    public var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { process.pid }
     public var stdout: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
     public var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
 
-    public func kill(_ signal: Int32 = SIGKILL) { Foundation.kill(pid, signal) }
+    public func kill(_ signal: Int32 = SIGKILL) { process.signal(signal) }
 
     /// Waits for exit up to `timeout`; returns the exit status, or nil (and kills it) on timeout.
     @discardableResult
     public func wait(timeout: Duration) async -> Int32? {
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
-            if ContinuousClock.now >= deadline { kill(); return nil }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return process.terminationStatus
+        if let status = await process.wait(timeout: timeout) { return status }
+        kill()
+        await process.wait(timeout: .seconds(5))
+        return nil
     }
 
     /// Runs to completion (killed after `timeout`).
@@ -69,7 +61,7 @@ public final class ChildProcess: @unchecked Sendable {
         return (status, child.stdout, child.stderr)
     }
 
-    deinit { if process.isRunning { kill() } }
+    deinit { process.signal(SIGKILL) }
 }
 
 /// Polls `condition` until it holds or `timeout` passes; returns whether it held.

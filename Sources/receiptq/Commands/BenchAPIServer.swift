@@ -8,6 +8,7 @@ import Logging
 import Postgres
 import ReceiptQueue
 import ServiceLifecycle
+import ReceiptQueueTesting
 
 /// The API that `bench api` measures, in one of two places:
 /// - `in-process`: an `APIServer` in the bench's own process. The load generator then shares the
@@ -26,9 +27,9 @@ final class BenchAPIServer {
     private let api: APIServer?
     private let group: ServiceGroup?
     private let running: Task<Void, any Error>?
-    private let child: Process?
+    private let child: SpawnedProcess?
 
-    private init(baseURL: String, api: APIServer?, group: ServiceGroup?, running: Task<Void, any Error>?, child: Process?) {
+    private init(baseURL: String, api: APIServer?, group: ServiceGroup?, running: Task<Void, any Error>?, child: SpawnedProcess?) {
         self.baseURL = baseURL
         self.api = api
         self.group = group
@@ -54,15 +55,12 @@ final class BenchAPIServer {
             return BenchAPIServer(baseURL: "http://127.0.0.1:\(port)", api: api, group: group, running: running, child: nil)
         case .child:
             let port = try freePort()
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            process.arguments = ["api", "--database-url", scratch.connectionString, "--port", "\(port)",
+            let arguments = ["api", "--database-url", scratch.connectionString, "--port", "\(port)",
                                  "--rate-limit", "0", "--pool-size", "\(poolSize)"] + (groupCommit ? [] : ["--no-group-commit"])
             var environment = ProcessInfo.processInfo.environment
             environment["RECEIPTQ_API_TOKENS"] = TokenDigests.hexDigest(of: token)
             environment["RECEIPTQ_LOG_LEVEL"] = "warning"
-            process.environment = environment
-            try process.run()
+            let process = try SpawnedProcess(executable: SpawnedProcess.currentExecutable, arguments: arguments, environment: environment)
             let server = BenchAPIServer(baseURL: "http://127.0.0.1:\(port)", api: nil, group: nil, running: nil, child: process)
             try await server.waitUntilReady()
             return server
@@ -71,7 +69,7 @@ final class BenchAPIServer {
 
     /// CPU seconds the child has used so far; nil in process (the bench's own usage covers it).
     var childCPUSeconds: Double? {
-        child.map { ProcessUsage.read(pid: $0.processIdentifier).cpuSeconds }
+        child.map { ProcessUsage.read(pid: $0.pid).cpuSeconds }
     }
 
     /// GET /metrics (Prometheus text).

@@ -3,6 +3,7 @@ import FakeAppStore
 import Foundation
 import Postgres
 import ReceiptQueue
+import ReceiptQueueTesting
 
 /// `receiptq bench e2e`: the whole pipeline on this machine. Enqueues N receipts into a scratch
 /// database, runs W `receiptq worker` processes against the fake App Store (in this process,
@@ -95,7 +96,7 @@ struct BenchE2E: AsyncParsableCommand {
         try await forEachConcurrently(batches, width: 2) { _ = try await queue.enqueue($0) }
         try await drain()
         let seconds = (ContinuousClock.now - started).seconds
-        let usage = children.map { ProcessUsage.read(pid: $0.processIdentifier) }
+        let usage = children.map { ProcessUsage.read(pid: $0.pid) }
         for child in children { child.terminate() }
         for child in children { child.waitUntilExit() }
         let appleRequests = try await fake.requestCount() - warmUpRequests
@@ -118,18 +119,14 @@ struct BenchE2E: AsyncParsableCommand {
                       appleRequests: appleRequests, states: states)
     }
 
-    func spawnWorker(index: Int, scratch: ScratchDatabase, fake: BenchFake) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["worker", "--database-url", scratch.connectionString, "--name", "bench-\(index)",
+    func spawnWorker(index: Int, scratch: ScratchDatabase, fake: BenchFake) throws -> SpawnedProcess {
+        let arguments = ["worker", "--database-url", scratch.connectionString, "--name", "bench-\(index)",
                              "--concurrency", "\(concurrency)", "--bundle-ids", "com.example.bench",
                              "--apple-production-url", fake.productionURL,
                              "--apple-sandbox-url", fake.productionURL.replacingOccurrences(of: "/production/", with: "/sandbox/")]
         var environment = ProcessInfo.processInfo.environment
         environment["RECEIPTQ_LOG_LEVEL"] = "warning"
-        process.environment = environment
-        try process.run()
-        return process
+        return try SpawnedProcess(executable: SpawnedProcess.currentExecutable, arguments: arguments, environment: environment)
     }
 
     func report(_ result: Result) {

@@ -5,6 +5,7 @@ import FoundationNetworking
 #endif
 import Synchronization
 import ReceiptQueue   // Duration.seconds
+import ReceiptQueueTesting
 
 /// Hands out request numbers to the bench's loops.
 final class BenchCounter: Sendable {
@@ -57,10 +58,10 @@ struct ResourceUsage {
 final class BenchFake {
     let productionURL: String
     let location: String
-    private let child: Process?
+    private let child: SpawnedProcess?
     private let server: FakeAppStoreServer?
 
-    private init(productionURL: String, location: String, child: Process?, server: FakeAppStoreServer?) {
+    private init(productionURL: String, location: String, child: SpawnedProcess?, server: FakeAppStoreServer?) {
         self.productionURL = productionURL
         self.location = location
         self.child = child
@@ -74,12 +75,11 @@ final class BenchFake {
             let server = try await FakeAppStoreServer.start(configuration: .init(latency: range))
             return BenchFake(productionURL: server.productionURL, location: "in-process", child: nil, server: server)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["fake-appstore", "--port", "0", "--latency", latency]
         let output = Pipe()
-        process.standardOutput = output
-        try process.run()
+        let process = try SpawnedProcess(executable: SpawnedProcess.currentExecutable,
+                                         arguments: ["fake-appstore", "--port", "0", "--latency", latency],
+                                         stdout: .descriptor(output.fileHandleForWriting.fileDescriptor))
+        try output.fileHandleForWriting.close()   // the child holds the write end: EOF when it exits
         // The child prints `production: URL` first; read until that line arrives.
         var text = ""
         while !text.contains("\n") {
@@ -91,7 +91,7 @@ final class BenchFake {
             process.terminate()
             throw BenchError("the fake App Store child did not print its URL")
         }
-        return BenchFake(productionURL: String(line.dropFirst("production: ".count)), location: "child process \(process.processIdentifier)", child: process, server: nil)
+        return BenchFake(productionURL: String(line.dropFirst("production: ".count)), location: "child process \(process.pid)", child: process, server: nil)
     }
 
     /// Requests the fake answered so far (its `GET /stats`).

@@ -60,10 +60,9 @@ final class ChaosInjector: Sendable {
             record(at, "PostgreSQL restart (\(mode))", "skipped: no --postgres-restart command", ok: false)
             return
         }
-        let handle = try? processes.appendingLog("postgres-restart.log")
         let started = ContinuousClock.now
-        let status = await ShellCommand.run(command.replacingOccurrences(of: "{mode}", with: mode), output: handle)
-        try? handle?.close()
+        let status = await ShellCommand.run(command.replacingOccurrences(of: "{mode}", with: mode),
+                                            log: processes.logPath("postgres-restart.log"))
         let took = (ContinuousClock.now - started).seconds
         record(at, "PostgreSQL restart (\(mode))",
                status == 0 ? String(format: "back after %.1f s", took) : "command failed (\(status.map { "exit \($0)" } ?? "not started"); see postgres-restart.log)",

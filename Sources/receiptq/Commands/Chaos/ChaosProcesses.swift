@@ -1,4 +1,5 @@
 import Foundation
+import ReceiptQueueTesting
 
 /// The system under test as child processes of `receiptq chaos`, each started from this very
 /// executable as an operator would start them: the API, the workers and two schedulers. Kills
@@ -26,11 +27,11 @@ final class ChaosProcesses: @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    private var children: [Role: Process] = [:]
+    private var children: [Role: SpawnedProcess] = [:]
     private var killed: Set<Int32> = []
     private var crashes: [Crash] = []
     private let started = ContinuousClock.now
-    private let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    private let executable = SpawnedProcess.currentExecutable
     let logDirectory: URL
     private let arguments: @Sendable (Role) -> [String]
     private let environment: [String: String]
@@ -46,36 +47,23 @@ final class ChaosProcesses: @unchecked Sendable {
 
     /// Starts `role` (again).
     func start(_ role: Role) throws {
-        let handle = try appendingLog("\(role).log")
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments(role)
-        process.environment = environment
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        try? handle.close()
+        let log = logPath("\(role).log")
+        let process = try SpawnedProcess(executable: executable, arguments: arguments(role), environment: environment,
+                                         stdout: .file(log), stderr: .file(log))
         lock.withLock { children[role] = process }
     }
 
-    /// A handle that appends to `name` in the log folder (created when missing).
-    func appendingLog(_ name: String) throws -> FileHandle {
-        let log = logDirectory.appendingPathComponent(name)
-        if !FileManager.default.fileExists(atPath: log.path) {
-            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        }
-        let handle = try FileHandle(forWritingTo: log)
-        handle.seekToEndOfFile()
-        return handle
+    /// A file in the log folder; children append to it across restarts.
+    func logPath(_ name: String) -> String {
+        logDirectory.appendingPathComponent(name).path
     }
 
     func pid(of role: Role) -> Int32? {
-        lock.withLock { children[role].flatMap { $0.isRunning ? $0.processIdentifier : nil } }
+        lock.withLock { children[role].flatMap { $0.isRunning ? $0.pid : nil } }
     }
 
     func role(ofPID pid: Int32) -> Role? {
-        lock.withLock { children.first { $0.value.processIdentifier == pid }?.key }
+        lock.withLock { children.first { $0.value.pid == pid }?.key }
     }
 
     /// Sends `signal` to `role` and records the exit as intended. Returns the pid, or nil when it
@@ -84,9 +72,9 @@ final class ChaosProcesses: @unchecked Sendable {
     func kill(_ role: Role, signal: Int32 = SIGKILL) -> Int32? {
         lock.withLock {
             guard let process = children[role], process.isRunning else { return nil }
-            killed.insert(process.processIdentifier)
-            Foundation.kill(process.processIdentifier, signal)
-            return process.processIdentifier
+            killed.insert(process.pid)
+            process.signal(signal)
+            return process.pid
         }
     }
 
@@ -94,10 +82,10 @@ final class ChaosProcesses: @unchecked Sendable {
     func repairCrashes() {
         let crashed: [Role] = lock.withLock {
             var found: [Role] = []
-            for (role, process) in children where !process.isRunning && !killed.contains(process.processIdentifier) {
-                crashes.append(Crash(role: "\(role)", status: process.terminationStatus,
+            for (role, process) in children where !process.isRunning && !killed.contains(process.pid) {
+                crashes.append(Crash(role: "\(role)", status: process.terminationStatus ?? -1,
                                      atSeconds: (ContinuousClock.now - started).seconds))
-                killed.insert(process.processIdentifier)
+                killed.insert(process.pid)
                 found.append(role)
             }
             return found
@@ -112,9 +100,9 @@ final class ChaosProcesses: @unchecked Sendable {
 
     /// SIGTERM to everyone, SIGKILL after `grace`.
     func stopAll(grace: Duration = .seconds(10)) async {
-        let all: [Process] = lock.withLock {
+        let all: [SpawnedProcess] = lock.withLock {
             let running = children.values.filter(\.isRunning)
-            for process in running { killed.insert(process.processIdentifier) }
+            for process in running { killed.insert(process.pid) }
             return running
         }
         for process in all { process.terminate() }
@@ -122,6 +110,6 @@ final class ChaosProcesses: @unchecked Sendable {
         while all.contains(where: \.isRunning), ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(100))
         }
-        for process in all where process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        for process in all { process.signal(SIGKILL) }
     }
 }
