@@ -23,6 +23,11 @@ public struct JobQueue: Sendable {
         try await pool.withConnection { try CompleteBatch.run(completions, worker: worker, on: $0) }
     }
 
+    /// See `OutageNotice`.
+    public func announce(_ notice: OutageNotice) async throws {
+        try await pool.withConnection { try notice.send(on: $0) }
+    }
+
     /// One job as it is now, or nil.
     public func job(id: Int64) async throws -> JobRecord? {
         try await pool.withConnection { try JobRecord.fetch(id: id, on: $0) }

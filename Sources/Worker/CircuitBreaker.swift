@@ -21,6 +21,13 @@
 /// (the chaos suite measured 374 requests in a 12 s outage, most from one restarted worker); so
 /// would a worker whose probe, sent just before an outage began, came back fine after it began
 /// (199 requests in the 9 s after the breakers had opened).
+///
+/// Fleet: a breaker only learns from its own worker's requests, so a worker that happened to
+/// claim nothing while the others found Apple down would fire a whole claim batch at Apple
+/// seconds into the outage (the chaos suite measured 290 requests in the fourth second of a
+/// 503 storm, all from one such worker). So a worker whose breaker opens tells the others
+/// (`OutageNotice`), and `recordFleetOutage` opens a closed breaker as if it had seen the run of
+/// failures itself; from there each worker probes on its own.
 public struct CircuitBreaker: Sendable, Equatable {
     public struct Configuration: Sendable, Equatable {
         /// Consecutive Apple-side failures that open the breaker. Default 20.
@@ -141,6 +148,19 @@ public struct CircuitBreaker: Sendable, Equatable {
         case .open:
             break   // answers of requests sent before it opened
         }
+    }
+
+    /// Another worker's breaker just opened for this environment: open a closed breaker for
+    /// the first open period, so this worker does not find the outage out with a claim batch.
+    /// An open or half-open breaker is left alone (it is already probing on its own schedule).
+    /// - Returns: whether the breaker opened.
+    @discardableResult
+    public mutating func recordFleetOutage(now: ContinuousClock.Instant) -> Bool {
+        guard isClosed else { return false }
+        recent.removeAll()
+        openedAt = now
+        state = .open(until: now + configuration.openDuration, duration: configuration.openDuration)
+        return true
     }
 
     private mutating func remember(_ failure: Bool) {

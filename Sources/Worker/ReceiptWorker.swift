@@ -11,7 +11,8 @@ import Synchronization
 ///
 /// Promises: it leases only as many jobs as it has free slots (invariant 6); it stops claiming
 /// while Apple is down (per-environment circuit breakers, invariant 5) or says our shared secret
-/// is wrong (21004); it wakes on NOTIFY receiptq_jobs and polls as a fallback; on graceful
+/// is wrong (21004), and tells the other workers when its breaker opens (`OutageNotice`), as
+/// they tell it; it wakes on NOTIFY receiptq_jobs and polls as a fallback; on graceful
 /// shutdown (SIGTERM) it stops claiming, lets in-flight verifications finish until
 /// `shutdownDeadline`, releases the rest without burning an attempt, and writes everything out.
 public final class ReceiptWorker: Service, Sendable {
@@ -58,13 +59,19 @@ public final class ReceiptWorker: Service, Sendable {
     public var inFlight: Int { state.withLock { $0.inFlight } }
 
     public func run() async throws {
-        let listener = PostgresListener(configuration: database, channels: ["receiptq_jobs"], logger: logger)
+        let listener = PostgresListener(configuration: database, channels: ["receiptq_jobs", OutageNotice.channel], logger: logger)
         logger.notice("worker started", metadata: ["worker": "\(configuration.name)", "concurrency": "\(configuration.concurrency)"])
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
                 group.addTask { await self.writer.run() }
                 group.addTask {
-                    for await _ in listener.events { self.wake.signal() }
+                    for await event in listener.events {
+                        if case .notification(let notification) = event, notification.channel == OutageNotice.channel {
+                            self.heard(OutageNotice(payload: notification.payload))
+                        } else {
+                            self.wake.signal()
+                        }
+                    }
                 }
                 await self.claimAndVerify()
                 listener.stop()
@@ -210,8 +217,34 @@ public final class ReceiptWorker: Service, Sendable {
         }
         if before != after {
             metrics.breaker(result.environment.rawValue).record(after)
-            let names = ["closed", "half-open", "open"]
-            logger.warning("Apple \(result.environment.rawValue) circuit breaker \(names[after])")
+            logger.warning("Apple \(result.environment.rawValue) circuit breaker \(Self.breakerNames[after])")
         }
+        if before == 0 && after == 2 {
+            announce(OutageNotice(environment: result.environment.rawValue, worker: configuration.name))
+        }
+    }
+
+    private static let breakerNames = ["closed", "half-open", "open"]
+
+    /// Tells the other workers; a notice that cannot be sent is only logged (they find out alone).
+    private func announce(_ notice: OutageNotice) {
+        Task {
+            do {
+                try await queue.announce(notice)
+            } catch {
+                logger.info("could not tell the other workers that Apple is failing", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    /// Another worker's breaker opened: open ours if it is closed.
+    private func heard(_ notice: OutageNotice?) {
+        guard let notice, notice.worker != configuration.name,
+              let environment = VerifyReceiptEnvironment(rawValue: notice.environment) else { return }
+        let opened = state.withLock { $0.breakers[environment]?.recordFleetOutage(now: .now) ?? false }
+        guard opened else { return }
+        metrics.breaker(environment.rawValue).record(2)
+        logger.warning("Apple \(environment.rawValue) circuit breaker open: another worker saw Apple failing",
+                       metadata: ["reported_by": "\(notice.worker)"])
     }
 }

@@ -196,6 +196,35 @@ struct CircuitBreakerTests {
         #expect(breaker.gaugeValue == 0)
     }
 
+    @Test func anotherWorkersOutageOpensAClosedBreakerUntilItsOwnProbeAnswers() {
+        var breaker = CircuitBreaker(configuration: configuration)   // threshold 3, open 2 s
+        let t0 = ContinuousClock.now
+        breaker.recordSuccess(sentAt: t0 - .seconds(5))
+        #expect(breaker.admit(500, now: t0) == 500)
+        let opened = breaker.recordFleetOutage(now: t0)
+        #expect(opened)
+        #expect(breaker.admit(500, now: t0 + .seconds(1)) == 0)   // nothing claimed, not even 3
+        breaker.recordSuccess(sentAt: t0 - .seconds(3))   // its own requests from before: stale
+        #expect(breaker.admit(500, now: t0 + .seconds(1)) == 0)
+        #expect(breaker.admit(500, now: t0 + .seconds(2)) == 1)   // its own probe
+        breaker.recordSuccess(sentAt: t0 + .seconds(2))
+        #expect(breaker.admit(500, now: t0 + .seconds(3)) == 3)   // closed, in slow start
+    }
+
+    @Test func anotherWorkersOutageLeavesAnOpenOrProbingBreakerOnItsOwnSchedule() {
+        var breaker = CircuitBreaker(configuration: configuration)
+        let t0 = ContinuousClock.now
+        for _ in 0..<3 { breaker.recordFailure(now: t0) }
+        let openedWhileOpen = breaker.recordFleetOutage(now: t0 + .seconds(1))
+        #expect(!openedWhileOpen)
+        #expect(breaker.admit(10, now: t0 + .seconds(2)) == 1)   // the probe is not pushed back
+        let openedWhileProbing = breaker.recordFleetOutage(now: t0 + .seconds(2))
+        #expect(!openedWhileProbing)
+        #expect(breaker.admit(10, now: t0 + .seconds(2)) == 0)
+        breaker.recordFailure(now: t0 + .seconds(3), sentAt: t0 + .seconds(2))
+        if case .open(_, let duration) = breaker.state { #expect(duration == .seconds(4)) } else { Issue.record("not open") }
+    }
+
     @Test func probeThatFoundNothingToClaimLetsAnotherGo() {
         var breaker = CircuitBreaker(configuration: configuration)
         let t0 = ContinuousClock.now

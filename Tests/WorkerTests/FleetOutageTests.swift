@@ -1,0 +1,62 @@
+import FakeAppStore
+import Postgres
+import ReceiptQueue
+import ReceiptQueueTesting
+import Testing
+
+/// One worker finding Apple down stops the others before they find out with a claim batch each
+/// (invariant 5 across a fleet, over real NOTIFY).
+@Suite("Fleet breaker: an outage one worker sees stops the others")
+struct FleetOutageTests {
+    @Test func aWorkerWhoseBreakerOpensTellsTheOthersOnce() async throws {
+        let e2e = try await EndToEnd.make(fake: FakeAppStoreConfiguration(
+            latency: FakeDurationRange(lower: .milliseconds(20), upper: .milliseconds(50)),
+            outages: [FakeOutage(start: .zero, end: .seconds(3), kind: .refused)]))
+        let listener = PostgresListener(configuration: e2e.database.configuration, channels: [OutageNotice.channel])
+        defer { listener.stop() }
+        var events = listener.events.makeAsyncIterator()
+        #expect(await events.next() == .listening)
+
+        let worker = e2e.startWorker(e2e.workerConfiguration(name: "worker-a"))
+        _ = try await e2e.queue.enqueue((0..<40).map { n in
+            NewJob(receiptData: EndToEnd.receipt([("fleet-\(n)", "coins100")]), transactionID: "fleet-\(n)", userID: "u\(n)")
+        })
+        guard case .notification(let notification) = await events.next() else {
+            Issue.record("no notice")
+            return
+        }
+        #expect(OutageNotice(payload: notification.payload) == OutageNotice(environment: "Production", worker: "worker-a"))
+        #expect(try await e2e.waitUntilDrained(timeout: .seconds(20)))
+        #expect(try await e2e.count("SELECT count(*) FROM receiptq.jobs WHERE state = 'granted'") == 40)
+        try await worker.stop()
+        // Failed probes during the outage re-open the breaker without telling anyone again.
+        try await e2e.pool.query("SELECT pg_notify($1, 'end')", [OutageNotice.channel])
+        if case .notification(let next) = await events.next() { #expect(next.payload == "end") }
+        await e2e.shutdown()
+    }
+
+    @Test func aWorkerToldOfAnOutageClaimsNothingUntilItsOwnProbeAnswers() async throws {
+        let e2e = try await EndToEnd.make(fake: FakeAppStoreConfiguration(
+            latency: FakeDurationRange(lower: .milliseconds(20), upper: .milliseconds(50))))
+        var configuration = e2e.workerConfiguration(name: "worker-b")
+        configuration.breaker.openDuration = .seconds(3)
+        let logs = CapturedLogs()
+        let worker = e2e.startWorker(configuration, logs: logs)
+        // Until the worker has heard it: notices sent before it LISTENs are lost by design.
+        let heard = try await eventually(timeout: .seconds(10), every: .milliseconds(200)) {
+            try await e2e.queue.announce(OutageNotice(environment: "Production", worker: "worker-a"))
+            return logs.at(.warning).contains { $0.message.contains("another worker saw Apple failing") }
+        }
+        #expect(heard)
+        _ = try await e2e.queue.enqueue((0..<20).map { n in
+            NewJob(receiptData: EndToEnd.receipt([("told-\(n)", "coins100")]), transactionID: "told-\(n)", userID: "u\(n)")
+        })
+        try await Task.sleep(for: .seconds(1))
+        #expect(try await e2e.count("SELECT count(*) FROM receiptq.jobs WHERE attempts > 0") == 0)
+        #expect(e2e.fake.stats.snapshot().requests == 0)
+        #expect(try await e2e.waitUntilDrained(timeout: .seconds(20)))
+        #expect(try await e2e.count("SELECT count(*) FROM receiptq.jobs WHERE state = 'granted'") == 20)
+        try await worker.stop()
+        await e2e.shutdown()
+    }
+}
