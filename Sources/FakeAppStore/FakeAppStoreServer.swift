@@ -16,6 +16,8 @@ public final class FakeAppStoreServer: Sendable {
     /// The port actually bound (useful when the configuration asked for 0).
     public let port: Int
     private let core: FakeAppStoreCore
+    /// Time since it started: outage windows and `randomFaultsEnd` count from then.
+    public var elapsed: Duration { core.elapsed }
     private let listener: Mutex<(any Channel)?>
     private let connections: FakeConnectionRegistry
     private let outageControl = Mutex<Task<Void, Never>?>(nil)

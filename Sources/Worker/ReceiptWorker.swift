@@ -9,7 +9,9 @@ import Synchronization
 /// `receiptq worker`: claims jobs for its free slots, verifies them with Apple (thousands in
 /// flight through one libcurl multi handle), and hands the outcomes to the `OutcomeWriter`.
 ///
-/// Promises: it leases only as many jobs as it has free slots (invariant 6); it stops claiming
+/// Promises: it leases only as many jobs as it has free slots (invariant 6); a claim batch
+/// larger than the breaker's threshold goes out only after its first requests had
+/// `canaryWindow` to fail (otherwise released unsent); it stops claiming
 /// while Apple is down (per-environment circuit breakers, invariant 5) or says our shared secret
 /// is wrong (21004), and tells the other workers when its breaker opens (`OutageNotice`), as
 /// they tell it; it wakes on NOTIFY receiptq_jobs and polls as a fallback; on graceful
@@ -108,8 +110,18 @@ public final class ReceiptWorker: Service, Sendable {
                     state.breakers[.production]?.notSent(wanted - leases.count)
                 }
                 metrics.inFlight.record(inFlight)
-                for lease in leases {
+                let canaries = configuration.canaryWindow > .zero ? configuration.breaker.failureThreshold : leases.count
+                for lease in leases.prefix(canaries) {
                     verifications.addTask { await self.verify(lease) }
+                }
+                if leases.count > canaries {
+                    try? await Task.sleep(for: configuration.canaryWindow)
+                    let rest = leases.dropFirst(canaries)
+                    if productionBreakerIsClosed && !Task.isCancelled && !state.withLock({ $0.stopping }) {
+                        for lease in rest { verifications.addTask { await self.verify(lease) } }
+                    } else {
+                        release(Array(rest))
+                    }
                 }
                 if leases.count < wanted {
                     await wake.wait(timeout: configuration.pollInterval)   // queue drained: wait for NOTIFY
@@ -129,6 +141,22 @@ public final class ReceiptWorker: Service, Sendable {
             let wanted = min(free, configuration.maxClaimBatch)
             return state.breakers[.production]?.admit(wanted, now: now) ?? wanted
         }
+    }
+
+    private var productionBreakerIsClosed: Bool {
+        state.withLock { $0.breakers[.production]?.gaugeValue ?? 0 } == 0
+    }
+
+    /// Leases claimed but not sent (the breaker opened under their canaries): back to the queue
+    /// at once, their attempt given back.
+    private func release(_ leases: [JobLease]) {
+        for lease in leases { writer.submit(FinishedAttempt(lease: lease, decision: .outcome(.release))) }
+        let remaining = state.withLock { state in
+            state.inFlight -= leases.count
+            return state.inFlight
+        }
+        metrics.inFlight.record(remaining)
+        logger.info("Apple failed the first requests of a claim; released the rest unsent", metadata: ["released": "\(leases.count)"])
     }
 
     private func drain(cancelling verifications: inout DiscardingTaskGroup) async {

@@ -43,6 +43,9 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "On SIGTERM, time for in-flight verifications before the rest are released.")
     var shutdownDeadline: Duration = .seconds(20)
 
+    @Option(help: "A large claim sends 20 requests first and the rest only if Apple has not failed them this long after (0: all at once).")
+    var canaryWindow: Duration = .milliseconds(500)
+
     @Option(help: "Give up on Apple-side trouble this long after enqueue.")
     var retryDeadline: Duration = .seconds(72 * 3600)
 
@@ -73,6 +76,7 @@ struct WorkerCommand: AsyncParsableCommand {
         guard lease > appleTimeout * 2 + .seconds(5) else {
             throw ValidationError("--lease must exceed twice --apple-timeout plus 5 s (an environment switch makes two calls)")
         }
+        guard canaryWindow >= .zero, canaryWindow < .seconds(10) else { throw ValidationError("--canary-window must be within [0, 10s)") }
         guard boundedAttempts > 0, maxAttempts > 0 else { throw ValidationError("--bounded-attempts and --max-attempts must be positive") }
     }
 
@@ -110,6 +114,7 @@ struct WorkerCommand: AsyncParsableCommand {
         settings.lease = lease
         settings.pollInterval = pollInterval
         settings.shutdownDeadline = shutdownDeadline
+        settings.canaryWindow = canaryWindow
         settings.writer.enforceOwner = !allowSharedOriginalTransactions
 
         // Every in-flight verification holds a socket; running out shows up as connect failures.
