@@ -55,7 +55,7 @@ public struct CircuitBreaker: Sendable, Equatable {
     /// When it last opened: answers to requests sent before then say nothing about Apple now.
     private var openedAt: ContinuousClock.Instant?
     /// When the newest failed request was sent: successes of requests sent before it are stale.
-    private var newestFailureSentAt: ContinuousClock.Instant?
+    public private(set) var newestFailureSentAt: ContinuousClock.Instant?
     /// Apple has answered a request sent since slow start began: slow start is over.
     private var answered = false
     /// When slow start began (nil: when the breaker was made).

@@ -9,9 +9,9 @@ import Synchronization
 /// `receiptq worker`: claims jobs for its free slots, verifies them with Apple (thousands in
 /// flight through one libcurl multi handle), and hands the outcomes to the `OutcomeWriter`.
 ///
-/// Promises: it leases only as many jobs as it has free slots (invariant 6); a claim batch
-/// larger than the breaker's threshold goes out only after its first requests had
-/// `canaryWindow` to fail (otherwise released unsent); it stops claiming
+/// Promises: it leases only as many jobs as it has free slots (invariant 6); after a lull, a
+/// claim batch larger than the breaker's threshold goes out only after its first requests had
+/// `canaryWindow` to fail (otherwise released unsent; `CanaryPolicy`); it stops claiming
 /// while Apple is down (per-environment circuit breakers, invariant 5) or says our shared secret
 /// is wrong (21004), and tells the other workers when its breaker opens (`OutageNotice`), as
 /// they tell it; it wakes on NOTIFY receiptq_jobs and polls as a fallback; on graceful
@@ -21,6 +21,7 @@ public final class ReceiptWorker: Service, Sendable {
     private struct LoopState: ~Copyable {
         var inFlight = 0
         var breakers: [VerifyReceiptEnvironment: CircuitBreaker]
+        var canary: CanaryPolicy
         var pausedUntil: ContinuousClock.Instant?
         var stopping = false
         /// When the last alert was logged, and how many were held back since (one per 10 s).
@@ -54,7 +55,8 @@ public final class ReceiptWorker: Service, Sendable {
         let breakers = Dictionary(uniqueKeysWithValues: VerifyReceiptEnvironment.allCases.map {
             ($0, CircuitBreaker(configuration: configuration.breaker))
         })
-        self.state = Mutex(LoopState(breakers: breakers))
+        self.state = Mutex(LoopState(breakers: breakers, canary: CanaryPolicy(
+            window: configuration.canaryWindow, canaries: configuration.breaker.failureThreshold)))
     }
 
     /// Verifications in flight now.
@@ -110,17 +112,18 @@ public final class ReceiptWorker: Service, Sendable {
                     state.breakers[.production]?.notSent(wanted - leases.count)
                 }
                 metrics.inFlight.record(inFlight)
-                let canaries = configuration.canaryWindow > .zero ? configuration.breaker.failureThreshold : leases.count
-                for lease in leases.prefix(canaries) {
-                    verifications.addTask { await self.verify(lease) }
+                let now = ContinuousClock.now
+                let sendNow = state.withLock { state in
+                    state.canary.sendNow(batch: leases.count, now: now, newestFailureSentAt: state.breakers[.production]?.newestFailureSentAt)
                 }
-                if leases.count > canaries {
+                start(leases.prefix(sendNow), in: &verifications)
+                if leases.count > sendNow {
                     try? await Task.sleep(for: configuration.canaryWindow)
-                    let rest = leases.dropFirst(canaries)
+                    let rest = Array(leases.dropFirst(sendNow))
                     if productionBreakerIsClosed && !Task.isCancelled && !state.withLock({ $0.stopping }) {
-                        for lease in rest { verifications.addTask { await self.verify(lease) } }
+                        start(rest[...], in: &verifications)
                     } else {
-                        release(Array(rest))
+                        release(rest)
                     }
                 }
                 if leases.count < wanted {
@@ -141,6 +144,12 @@ public final class ReceiptWorker: Service, Sendable {
             let wanted = min(free, configuration.maxClaimBatch)
             return state.breakers[.production]?.admit(wanted, now: now) ?? wanted
         }
+    }
+
+    private func start(_ leases: ArraySlice<JobLease>, in verifications: inout DiscardingTaskGroup) {
+        guard !leases.isEmpty else { return }
+        state.withLock { $0.canary.sent(at: .now) }
+        for lease in leases { verifications.addTask { await self.verify(lease) } }
     }
 
     private var productionBreakerIsClosed: Bool {

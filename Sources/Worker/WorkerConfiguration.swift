@@ -17,12 +17,12 @@ public struct WorkerConfiguration: Sendable {
     /// On SIGTERM, how long in-flight verifications may finish before the rest are released.
     /// Default 20 s.
     public var shutdownDeadline: Duration = .seconds(20)
-    /// A claim batch larger than the breaker's failure threshold sends that many requests first
-    /// and the rest only if the breaker is still closed this long after: Apple's outages fail
-    /// fast (refused, 503, an HTML page), so the first requests open the breaker before a backlog
-    /// of hundreds follows them into the outage. Successes take seconds, so only the absence of
-    /// failures can be waited for. Must cover a round trip to Apple with a TLS handshake.
-    /// Default 500 ms; zero sends every batch at once.
+    /// After a lull in sending, a claim batch larger than the breaker's failure threshold sends
+    /// that many requests first and the rest only if the breaker is still closed this long
+    /// after (`CanaryPolicy`): Apple's outages fail fast (refused, 503, an HTML page), so the
+    /// first requests open the breaker before a backlog of hundreds follows them into the
+    /// outage. Successes take seconds, so only the absence of failures can be waited for. Must
+    /// cover a round trip to Apple with a TLS handshake. Default 500 ms; zero: never wait.
     public var canaryWindow: Duration = .milliseconds(500)
     /// After Apple says our shared secret is wrong (21004), claim nothing for this long. Default 60 s.
     public var configurationErrorPause: Duration = .seconds(60)

@@ -36,17 +36,21 @@ struct FleetOutageTests {
     }
 
     @Test func aBacklogClaimedAsAnOutageBeginsIsReleasedAfterItsCanariesFail() async throws {
-        // The worker is past slow start (Apple answered it), then Apple starts answering HTML
-        // pages, then 200 receipts arrive at once: one claim. Only its canaries may reach Apple.
+        // The worker is past slow start (Apple answered it) and has been quiet for seconds, then
+        // Apple starts answering HTML pages, then 200 receipts arrive at once: one claim. Only
+        // its canaries may reach Apple.
         let e2e = try await EndToEnd.make(fake: FakeAppStoreConfiguration(
             latency: FakeDurationRange(lower: .milliseconds(20), upper: .milliseconds(50)),
-            outages: [FakeOutage(start: .seconds(4), end: .seconds(9), kind: .html200)]))
+            outages: [FakeOutage(start: .seconds(6), end: .seconds(12), kind: .html200)]))
         var configuration = e2e.workerConfiguration(name: "worker-c", concurrency: 500)
         configuration.breaker.openDuration = .seconds(2)
         let worker = e2e.startWorker(configuration)
         _ = try await e2e.queue.enqueue([NewJob(receiptData: EndToEnd.receipt([("warm", "coins100")]), transactionID: "warm", userID: "u")])
         #expect(try await e2e.waitUntilDrained(timeout: .seconds(3)))
-        while e2e.fake.elapsed < .milliseconds(4_200) { try await Task.sleep(for: .milliseconds(50)) }
+        let quietSince = ContinuousClock.now   // a send 0.5–2 s old would vouch for the batch
+        while e2e.fake.elapsed < .milliseconds(6_200) || ContinuousClock.now < quietSince + .milliseconds(2_500) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
         let before = e2e.fake.stats.snapshot().requests
         _ = try await e2e.queue.enqueue((0..<200).map { n in
             NewJob(receiptData: EndToEnd.receipt([("backlog-\(n)", "coins100")]), transactionID: "backlog-\(n)", userID: "u\(n)")

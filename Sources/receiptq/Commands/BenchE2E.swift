@@ -38,6 +38,10 @@ struct BenchE2E: AsyncParsableCommand {
         var receipts: Int, workers: Int, concurrencyPerWorker: Int
         var seconds: Double
         var receiptsPerSecond: Double
+        /// Receipts finished between the 10th and the 90th percentile of finish times, per
+        /// second: the sustained rate, without the first Apple round trip (nothing can finish
+        /// in the first 3 s) and the tail of the last answers.
+        var steadyReceiptsPerSecond: Double
         var timeToGrantP50Seconds: Double, timeToGrantP99Seconds: Double
         var peakRSSMegabytesPerWorker: [Double]
         var cpuSecondsPer1000Verifications: Double
@@ -104,9 +108,12 @@ struct BenchE2E: AsyncParsableCommand {
 
         let times = try await pool.query("""
             SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at - created_at)) AS p50,
-                   percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at - created_at)) AS p99
+                   percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at - created_at)) AS p99,
+                   percentile_cont(0.1) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at)) AS f10,
+                   percentile_cont(0.9) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at)) AS f90
             FROM receiptq.jobs WHERE state = 'granted' AND transaction_id LIKE 'b%'
             """)[0]
+        let f10: Double = try times.decodeIfPresent("f10") ?? 0, f90: Double = try times.decodeIfPresent("f90") ?? 0
         var states: [String: Int] = [:]
         for row in try await pool.query("SELECT state, count(*) AS n FROM receiptq.jobs WHERE transaction_id LIKE 'b%' GROUP BY state") {
             states[try row.decode("state")] = try row.decode("n")
@@ -114,6 +121,7 @@ struct BenchE2E: AsyncParsableCommand {
         let cpu = usage.reduce(0) { $0 + $1.cpuSeconds }
         return Result(receipts: receipts, workers: workers, concurrencyPerWorker: concurrency, seconds: seconds,
                       receiptsPerSecond: Double(receipts) / seconds,
+                      steadyReceiptsPerSecond: f90 > f10 ? 0.8 * Double(states["granted"] ?? 0) / (f90 - f10) : 0,
                       timeToGrantP50Seconds: try times.decodeIfPresent("p50") ?? 0, timeToGrantP99Seconds: try times.decodeIfPresent("p99") ?? 0,
                       peakRSSMegabytesPerWorker: usage.map { $0.peakRSSMegabytes }, cpuSecondsPer1000Verifications: cpu / Double(receipts) * 1000,
                       appleRequests: appleRequests, states: states)
@@ -138,7 +146,7 @@ struct BenchE2E: AsyncParsableCommand {
         }
         print("""
             bench e2e: \(result.receipts) receipts, \(result.workers) workers × \(result.concurrencyPerWorker) in flight, fake Apple at \(latency)
-              receipts/s (enqueue → terminal)   \(Int(result.receiptsPerSecond))   (\(String(format: "%.1f", result.seconds)) s)
+              receipts/s (enqueue → terminal)   \(Int(result.receiptsPerSecond)) overall (\(String(format: "%.1f", result.seconds)) s), \(Int(result.steadyReceiptsPerSecond)) steady (p10–p90 finishes)
               time to grant p50 / p99           \(String(format: "%.2f", result.timeToGrantP50Seconds)) s / \(String(format: "%.2f", result.timeToGrantP99Seconds)) s
               peak RSS per worker               \(result.peakRSSMegabytesPerWorker.map { "\(Int($0)) MB" }.joined(separator: ", "))
               CPU per 1,000 verifications       \(String(format: "%.2f", result.cpuSecondsPer1000Verifications)) s (workers only)

@@ -43,7 +43,7 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "On SIGTERM, time for in-flight verifications before the rest are released.")
     var shutdownDeadline: Duration = .seconds(20)
 
-    @Option(help: "A large claim sends 20 requests first and the rest only if Apple has not failed them this long after (0: all at once).")
+    @Option(help: "After a lull, a large claim sends 20 requests first and the rest only if Apple has not failed them this long after (0: never wait).")
     var canaryWindow: Duration = .milliseconds(500)
 
     @Option(help: "Give up on Apple-side trouble this long after enqueue.")
