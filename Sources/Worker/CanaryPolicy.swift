@@ -1,31 +1,39 @@
-/// How many of a claim batch go out at once (see `WorkerConfiguration.canaryWindow`). Pure, so
-/// unit-tested; the worker tells it when it sends.
+/// How a claim batch goes out to Apple (see `WorkerConfiguration.canaryWindow` and `sendPace`).
+/// Pure, so unit-tested; the worker tells it when it sends.
 ///
-/// A batch goes out whole when this worker sent a request between `window` and 4 × `window`
-/// ago that Apple has not failed since: Apple was answering then, and an outage that fails fast
-/// would have shown by now. A steadily busy worker always has such a request, so it pays
-/// nothing (bench e2e lost 11% when every large batch waited). After a lull in sending it has
-/// none, and that is when a backlog claimed at once could follow an outage that began while it
-/// was quiet: then only `canaries` go first.
+/// A batch goes out in chunks of `chunk` requests (the breaker's failure threshold), and before
+/// each chunk after the first the worker checks that the breaker is still closed; the rest of a
+/// batch whose breaker opened is released unsent. Apple's outages fail fast (refused, 503, an
+/// HTML page) while its answers take seconds, so the pause lets the failures of one chunk open
+/// the breaker before the next goes: the demo measured a thousand requests sent into an outage
+/// that began while whole batches of 500 were going out.
+///
+/// The pause after the first chunk is `pace` when this worker sent a request between `window`
+/// and 4 × `window` ago that Apple has not failed since (Apple was answering then, and an outage
+/// that fails fast would have shown by now), and `window` after a lull in sending, when a backlog
+/// claimed at once could follow an outage that began while the worker was quiet. A steadily busy
+/// worker so pays only the pace (bench e2e lost 11% when every large batch waited `window`).
 public struct CanaryPolicy: Sendable {
     public let window: Duration
-    public let canaries: Int
+    public let pace: Duration
+    public let chunk: Int
     /// When requests were sent, oldest first; none older than 4 × window.
     private var sends: [ContinuousClock.Instant] = []
 
-    public init(window: Duration, canaries: Int) {
+    public init(window: Duration, pace: Duration, chunk: Int) {
         self.window = window
-        self.canaries = canaries
+        self.pace = pace
+        self.chunk = max(1, chunk)
     }
 
-    /// Requests of a `batch` to send now; the rest wait `window` and go only if the breaker
-    /// stays closed. `newestFailureSentAt`: the breaker's newest Apple-side failure.
-    public func sendNow(batch: Int, now: ContinuousClock.Instant, newestFailureSentAt: ContinuousClock.Instant?) -> Int {
-        guard window > .zero, batch > canaries else { return batch }
+    /// The pause between a batch's first chunk and its second. `newestFailureSentAt`: the
+    /// breaker's newest Apple-side failure.
+    public func firstPause(now: ContinuousClock.Instant, newestFailureSentAt: ContinuousClock.Instant?) -> Duration {
+        guard window > .zero else { return pace }
         let vouched = sends.contains { sent in
             sent <= now - window && sent >= now - window * 4 && newestFailureSentAt.map { $0 < sent } ?? true
         }
-        return vouched ? batch : canaries
+        return vouched ? pace : window
     }
 
     public mutating func sent(at now: ContinuousClock.Instant) {

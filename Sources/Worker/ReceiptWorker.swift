@@ -9,9 +9,10 @@ import Synchronization
 /// `receiptq worker`: claims jobs for its free slots, verifies them with Apple (thousands in
 /// flight through one libcurl multi handle), and hands the outcomes to the `OutcomeWriter`.
 ///
-/// Promises: it leases only as many jobs as it has free slots (invariant 6); after a lull, a
-/// claim batch larger than the breaker's threshold goes out only after its first requests had
-/// `canaryWindow` to fail (otherwise released unsent; `CanaryPolicy`); it stops claiming
+/// Promises: it leases only as many jobs as it has free slots (invariant 6); a claim batch goes
+/// out in chunks that give Apple's fast failures time to open the breaker, `canaryWindow` after
+/// the first chunk following a lull (what is left when it opens is released unsent;
+/// `CanaryPolicy`); it stops claiming
 /// while Apple is down (per-environment circuit breakers, invariant 5) or says our shared secret
 /// is wrong (21004), and tells the other workers when its breaker opens (`OutageNotice`), as
 /// they tell it; it wakes on NOTIFY receiptq_jobs and polls as a fallback; on graceful
@@ -56,7 +57,7 @@ public final class ReceiptWorker: Service, Sendable {
             ($0, CircuitBreaker(configuration: configuration.breaker))
         })
         self.state = Mutex(LoopState(breakers: breakers, canary: CanaryPolicy(
-            window: configuration.canaryWindow, canaries: configuration.breaker.failureThreshold)))
+            window: configuration.canaryWindow, pace: configuration.sendPace, chunk: configuration.breaker.failureThreshold)))
     }
 
     /// Verifications in flight now.
@@ -112,20 +113,7 @@ public final class ReceiptWorker: Service, Sendable {
                     state.breakers[.production]?.notSent(wanted - leases.count)
                 }
                 metrics.inFlight.record(inFlight)
-                let now = ContinuousClock.now
-                let sendNow = state.withLock { state in
-                    state.canary.sendNow(batch: leases.count, now: now, newestFailureSentAt: state.breakers[.production]?.newestFailureSentAt)
-                }
-                start(leases.prefix(sendNow), in: &verifications)
-                if leases.count > sendNow {
-                    try? await Task.sleep(for: configuration.canaryWindow)
-                    let rest = Array(leases.dropFirst(sendNow))
-                    if productionBreakerIsClosed && !Task.isCancelled && !state.withLock({ $0.stopping }) {
-                        start(rest[...], in: &verifications)
-                    } else {
-                        release(rest)
-                    }
-                }
+                await send(leases, in: &verifications)
                 if leases.count < wanted {
                     await wake.wait(timeout: configuration.pollInterval)   // queue drained: wait for NOTIFY
                 }
@@ -146,18 +134,35 @@ public final class ReceiptWorker: Service, Sendable {
         }
     }
 
-    private func start(_ leases: ArraySlice<JobLease>, in verifications: inout DiscardingTaskGroup) {
-        guard !leases.isEmpty else { return }
-        state.withLock { $0.canary.sent(at: .now) }
-        for lease in leases { verifications.addTask { await self.verify(lease) } }
+    /// Sends a claim batch in chunks, checking the breaker between them (`CanaryPolicy`); what
+    /// is left when it opens, or when the worker stops, is released unsent.
+    private func send(_ leases: [JobLease], in verifications: inout DiscardingTaskGroup) async {
+        let (chunk, firstPause) = state.withLock { state in
+            (state.canary.chunk, state.canary.firstPause(now: .now, newestFailureSentAt: state.breakers[.production]?.newestFailureSentAt))
+        }
+        var rest = leases[...]
+        var pause = firstPause
+        while !rest.isEmpty {
+            let now = ContinuousClock.now
+            state.withLock { $0.canary.sent(at: now) }
+            for lease in rest.prefix(chunk) { verifications.addTask { await self.verify(lease) } }
+            rest = rest.dropFirst(chunk)
+            guard !rest.isEmpty else { return }
+            try? await Task.sleep(for: pause)
+            pause = configuration.sendPace
+            if !productionBreakerIsClosed || Task.isCancelled || state.withLock({ $0.stopping }) {
+                release(Array(rest))
+                return
+            }
+        }
     }
 
     private var productionBreakerIsClosed: Bool {
         state.withLock { $0.breakers[.production]?.gaugeValue ?? 0 } == 0
     }
 
-    /// Leases claimed but not sent (the breaker opened under their canaries): back to the queue
-    /// at once, their attempt given back.
+    /// Leases claimed but not sent (the breaker opened while their batch went out, or the worker
+    /// is stopping): back to the queue at once, their attempt given back.
     private func release(_ leases: [JobLease]) {
         for lease in leases { writer.submit(FinishedAttempt(lease: lease, decision: .outcome(.release))) }
         let remaining = state.withLock { state in
@@ -165,7 +170,7 @@ public final class ReceiptWorker: Service, Sendable {
             return state.inFlight
         }
         metrics.inFlight.record(remaining)
-        logger.info("Apple failed the first requests of a claim; released the rest unsent", metadata: ["released": "\(leases.count)"])
+        logger.info("released the rest of a claim unsent (Apple failed its first requests, or stopping)", metadata: ["released": "\(leases.count)"])
     }
 
     private func drain(cancelling verifications: inout DiscardingTaskGroup) async {

@@ -24,6 +24,9 @@ public struct WorkerConfiguration: Sendable {
     /// outage. Successes take seconds, so only the absence of failures can be waited for. Must
     /// cover a round trip to Apple with a TLS handshake. Default 500 ms; zero: never wait.
     public var canaryWindow: Duration = .milliseconds(500)
+    /// Between the chunks (of the breaker's failure threshold) of a claim batch otherwise, so a
+    /// worker sends at most 4,000 requests/s and fast failures stop a batch part-way. Default 5 ms.
+    public var sendPace: Duration = .milliseconds(5)
     /// After Apple says our shared secret is wrong (21004), claim nothing for this long. Default 60 s.
     public var configurationErrorPause: Duration = .seconds(60)
     public var decision: AttemptDecision
