@@ -118,7 +118,8 @@ public struct CircuitBreaker: Sendable, Equatable {
         state = .closed(consecutiveFailures: 0)
     }
 
-    private var isClosed: Bool {
+    /// Closed: claims are admitted (in slow start, a threshold of them).
+    public var isClosed: Bool {
         if case .closed = state { return true }
         return false
     }
@@ -135,16 +136,12 @@ public struct CircuitBreaker: Sendable, Equatable {
             let failed = recent.filter { $0 }.count
             if failures + 1 >= configuration.failureThreshold
                 || (failed >= configuration.failureThreshold && failed * 2 >= recent.count) {
-                recent.removeAll()
-                openedAt = now
-                state = .open(until: now + configuration.openDuration, duration: configuration.openDuration)
+                open(now: now, for: configuration.openDuration)
             } else {
                 state = .closed(consecutiveFailures: failures + 1)
             }
         case .halfOpen(_, let last):
-            let next = min(last * 2, configuration.maxOpenDuration)
-            openedAt = now
-            state = .open(until: now + next, duration: next)
+            open(now: now, for: min(last * 2, configuration.maxOpenDuration))
         case .open:
             break   // answers of requests sent before it opened
         }
@@ -157,10 +154,14 @@ public struct CircuitBreaker: Sendable, Equatable {
     @discardableResult
     public mutating func recordFleetOutage(now: ContinuousClock.Instant) -> Bool {
         guard isClosed else { return false }
+        open(now: now, for: configuration.openDuration)
+        return true
+    }
+
+    private mutating func open(now: ContinuousClock.Instant, for duration: Duration) {
         recent.removeAll()
         openedAt = now
-        state = .open(until: now + configuration.openDuration, duration: configuration.openDuration)
-        return true
+        state = .open(until: now + duration, duration: duration)
     }
 
     private mutating func remember(_ failure: Bool) {

@@ -7,8 +7,8 @@ import FoundationNetworking
 import Logging
 import Postgres
 import ReceiptQueue
-import ServiceLifecycle
 import ReceiptQueueTesting
+import ServiceLifecycle
 
 /// The API that `bench api` measures, in one of two places:
 /// - `in-process`: an `APIServer` in the bench's own process. The load generator then shares the
@@ -56,7 +56,7 @@ final class BenchAPIServer {
         case .child:
             let port = try freePort()
             let arguments = ["api", "--database-url", scratch.connectionString, "--port", "\(port)",
-                                 "--rate-limit", "0", "--pool-size", "\(poolSize)"] + (groupCommit ? [] : ["--no-group-commit"])
+                             "--rate-limit", "0", "--pool-size", "\(poolSize)"] + (groupCommit ? [] : ["--no-group-commit"])
             var environment = ProcessInfo.processInfo.environment
             environment["RECEIPTQ_API_TOKENS"] = TokenDigests.hexDigest(of: token)
             environment["RECEIPTQ_LOG_LEVEL"] = "warning"

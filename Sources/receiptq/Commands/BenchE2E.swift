@@ -129,9 +129,9 @@ struct BenchE2E: AsyncParsableCommand {
 
     func spawnWorker(index: Int, scratch: ScratchDatabase, fake: BenchFake) throws -> SpawnedProcess {
         let arguments = ["worker", "--database-url", scratch.connectionString, "--name", "bench-\(index)",
-                             "--concurrency", "\(concurrency)", "--bundle-ids", "com.example.bench",
-                             "--apple-production-url", fake.productionURL,
-                             "--apple-sandbox-url", fake.productionURL.replacingOccurrences(of: "/production/", with: "/sandbox/")]
+                         "--concurrency", "\(concurrency)", "--bundle-ids", "com.example.bench",
+                         "--apple-production-url", fake.productionURL,
+                         "--apple-sandbox-url", fake.productionURL.replacingOccurrences(of: "/production/", with: "/sandbox/")]
         var environment = ProcessInfo.processInfo.environment
         environment["RECEIPTQ_LOG_LEVEL"] = "warning"
         return try SpawnedProcess(executable: SpawnedProcess.currentExecutable, arguments: arguments, environment: environment)
