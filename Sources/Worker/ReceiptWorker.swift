@@ -12,11 +12,10 @@ import Synchronization
 /// Promises: it leases only as many jobs as it has free slots (invariant 6); a claim batch goes
 /// out in chunks that give Apple's fast failures time to open the breaker, `canaryWindow` after
 /// the first chunk following a lull (what is left when it opens is released unsent;
-/// `CanaryPolicy`); it stops claiming
-/// while Apple is down (per-environment circuit breakers, invariant 5) or says our shared secret
-/// is wrong (21004), and tells the other workers when its breaker opens (`OutageNotice`), as
-/// they tell it; it wakes on NOTIFY receiptq_jobs and polls as a fallback; on graceful
-/// shutdown (SIGTERM) it stops claiming, lets in-flight verifications finish until
+/// `CanaryPolicy`); it stops claiming while Apple is down (per-environment circuit breakers,
+/// invariant 5) or says our shared secret is wrong (21004), and tells the other workers when
+/// its breaker opens (`OutageNotice`), as they tell it; it wakes on NOTIFY receiptq_jobs and
+/// polls as a fallback; on graceful shutdown (SIGTERM) it stops claiming, lets in-flight verifications finish until
 /// `shutdownDeadline`, releases the rest without burning an attempt, and writes everything out.
 public final class ReceiptWorker: Service, Sendable {
     private struct LoopState: ~Copyable {
@@ -137,8 +136,17 @@ public final class ReceiptWorker: Service, Sendable {
     /// Sends a claim batch in chunks, checking the breaker between them (`CanaryPolicy`); what
     /// is left when it opens, or when the worker stops, is released unsent.
     private func send(_ leases: [JobLease], in verifications: inout DiscardingTaskGroup) async {
-        let (chunk, firstPause) = state.withLock { state in
-            (state.canary.chunk, state.canary.firstPause(now: .now, newestFailureSentAt: state.breakers[.production]?.newestFailureSentAt))
+        let (chunk, firstPause, opened) = state.withLock { state in
+            let breaker = state.breakers[.production]
+            return (state.canary.chunk, state.canary.firstPause(now: .now, newestFailureSentAt: breaker?.newestFailureSentAt),
+                    breaker?.gaugeValue == 2)
+        }
+        // Opened while the claim ran (another worker's notice, say): none of it goes. A probe
+        // (half-open) does go.
+        if opened {
+            state.withLock { $0.breakers[.production]?.notSent(leases.count) }
+            release(leases)
+            return
         }
         var rest = leases[...]
         var pause = firstPause
@@ -158,7 +166,7 @@ public final class ReceiptWorker: Service, Sendable {
     }
 
     private var productionBreakerIsClosed: Bool {
-        state.withLock { $0.breakers[.production]?.gaugeValue ?? 0 } == 0
+        state.withLock { $0.breakers[.production]?.isClosed ?? true }
     }
 
     /// Leases claimed but not sent (the breaker opened while their batch went out, or the worker
@@ -243,7 +251,7 @@ public final class ReceiptWorker: Service, Sendable {
             state.withLock { $0.pausedUntil = now + configuration.configurationErrorPause }
         }
         let (before, after) = state.withLock { state in
-            let before = state.breakers[result.environment]?.gaugeValue ?? 0
+            let before = state.breakers.mapValues(\.gaugeValue)
             // Two calls: the first environment answered JSON (21007/21008) before the switch. Its
             // breaker must hear it — this may be its probe, and a probe never answered kept a
             // worker from claiming forever (a sandbox receipt was the probe after an outage).
@@ -255,13 +263,15 @@ public final class ReceiptWorker: Service, Sendable {
             } else {
                 state.breakers[result.environment]?.recordSuccess(sentAt: sentAt)
             }
-            return (before, state.breakers[result.environment]?.gaugeValue ?? 0)
+            return (before, state.breakers.mapValues(\.gaugeValue))
         }
-        if before != after {
-            metrics.breaker(result.environment.rawValue).record(after)
-            logger.warning("Apple \(result.environment.rawValue) circuit breaker \(Self.breakerNames[after])")
+        // Both breakers may have moved: a sandbox receipt as production's probe closes production's.
+        for environment in VerifyReceiptEnvironment.allCases {
+            guard let gauge = after[environment], gauge != before[environment] else { continue }
+            metrics.breaker(environment.rawValue).record(gauge)
+            logger.warning("Apple \(environment.rawValue) circuit breaker \(Self.breakerNames[gauge])")
         }
-        if before == 0 && after == 2 {
+        if before[result.environment] == 0 && after[result.environment] == 2 {
             announce(OutageNotice(environment: result.environment.rawValue, worker: configuration.name))
         }
     }
