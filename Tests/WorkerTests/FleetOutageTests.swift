@@ -70,6 +70,42 @@ struct FleetOutageTests {
         await e2e.shutdown()
     }
 
+    @Test func aBusyWorkersBatchStopsAtTheFirstChunkWhenAnOutageBegins() async throws {
+        // The worker has been sending all along (its recent sends vouch for a whole batch, so no
+        // canary wait); Apple starts answering HTML pages; 200 receipts arrive at once. Sent in
+        // chunks with the breaker checked between them, only the first chunk reaches Apple.
+        // A 1 s pace: a loaded machine needs time to bring the first chunk's failures back.
+        let e2e = try await EndToEnd.make(fake: FakeAppStoreConfiguration(
+            latency: FakeDurationRange(lower: .milliseconds(20), upper: .milliseconds(50)),
+            outages: [FakeOutage(start: .seconds(6), end: .seconds(15), kind: .html200)]))
+        var configuration = e2e.workerConfiguration(name: "worker-d", concurrency: 500)
+        configuration.breaker.openDuration = .seconds(2)
+        configuration.canaryWindow = .seconds(1)
+        configuration.sendPace = .seconds(1)
+        let worker = e2e.startWorker(configuration)
+        var n = 0
+        while e2e.fake.elapsed < .milliseconds(5_500) {   // busy: one receipt every 100 ms
+            _ = try await e2e.queue.enqueue([NewJob(receiptData: EndToEnd.receipt([("busy-\(n)", "coins100")]), transactionID: "busy-\(n)", userID: "u")])
+            n += 1
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        while e2e.fake.elapsed < .milliseconds(6_200) { try await Task.sleep(for: .milliseconds(20)) }
+        let before = e2e.fake.stats.snapshot().requests
+        _ = try await e2e.queue.enqueue((0..<200).map { n in
+            NewJob(receiptData: EndToEnd.receipt([("burst-\(n)", "coins100")]), transactionID: "burst-\(n)", userID: "u\(n)")
+        })
+        #expect(try await eventually(timeout: .seconds(15)) {
+            guard e2e.fake.stats.snapshot().requests - before >= configuration.breaker.failureThreshold else { return false }
+            return try await e2e.count("SELECT count(*) FROM receiptq.jobs WHERE state = 'verifying'") == 0
+        })
+        let sent = e2e.fake.stats.snapshot().requests - before
+        #expect(sent <= configuration.breaker.failureThreshold + 3, "\(sent) requests reached Apple during the outage")
+        #expect(try await e2e.waitUntilDrained(timeout: .seconds(40)))
+        #expect(try await e2e.count("SELECT count(*) FROM receiptq.jobs WHERE state = 'granted'") == n + 200)
+        try await worker.stop()
+        await e2e.shutdown()
+    }
+
     @Test func aWorkerToldOfAnOutageClaimsNothingUntilItsOwnProbeAnswers() async throws {
         let e2e = try await EndToEnd.make(fake: FakeAppStoreConfiguration(
             latency: FakeDurationRange(lower: .milliseconds(20), upper: .milliseconds(50))))

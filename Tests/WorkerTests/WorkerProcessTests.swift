@@ -36,7 +36,10 @@ extension EndToEndRuns {
             for n in 0..<300 { jobs.append(NewJob(receiptData: EndToEnd.receipt([("f\(n)", "coins100")], forcedStatus: 21003), transactionID: "f\(n)", userID: "forger")) }
             for n in 0..<200 { jobs.append(NewJob(receiptData: EndToEnd.receipt([("s\(n)", "coins100")], environment: .sandbox), transactionID: "s\(n)", userID: "reviewer")) }
             let workers = try [e2e.spawnWorker(name: "w1", concurrency: 2500), e2e.spawnWorker(name: "w2", concurrency: 2500)]
-            defer { workers.forEach { $0.kill() } }
+            // As in production: on a loaded machine a few calls outlive --apple-timeout, and only
+            // the scheduler puts timed-out jobs back (without it, a run beside other tests never drained).
+            let scheduler = try ChildProcess(arguments: ["scheduler", "--interval", "500ms", "--database-url", e2e.database.connectionString])
+            defer { (workers + [scheduler]).forEach { $0.kill() } }
             let started = ContinuousClock.now
             for chunk in stride(from: 0, to: jobs.count, by: 1000) {
                 let accepted = try await e2e.queue.enqueue(Array(jobs[chunk..<min(chunk + 1000, jobs.count)]))
