@@ -9,6 +9,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "receiptq", targets: ["receiptq"]),
+        .executable(name: "receiptq-lab", targets: ["receiptq-lab"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -79,9 +80,44 @@ let package = Package(
             ],
             exclude: ["openapi.json"]
         ),
+        // What every executable needs to read its configuration: options, the environment
+        // reader, duration arguments, logging and the metrics endpoint.
+        .target(
+            name: "CommandSupport",
+            dependencies: [
+                "Postgres",
+                "ReceiptQueue",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The product: only reads configuration and wires services.
         .executableTarget(
             name: "receiptq",
             dependencies: [
+                "CommandSupport",
+                "Postgres",
+                "ReceiptQueue",
+                "API",
+                "Worker",
+                "HTTPClient",
+                "AppStore",
+                "FakeAppStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The lab (not shipped): benchmarks, the chaos suite, the demo, test-only commands. It
+        // starts the product binary as child processes.
+        .executableTarget(
+            name: "receiptq-lab",
+            dependencies: [
+                "CommandSupport",
                 "Postgres",
                 "ReceiptQueue",
                 "API",
@@ -92,8 +128,6 @@ let package = Package(
                 "ReceiptQueueTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -1,21 +1,28 @@
 import Foundation
 
-/// The `receiptq` executable built next to the tests, run as a real child process (workers and
+/// The executables built next to the tests and the lab, run as real child processes (workers and
 /// schedulers die by SIGKILL in tests; only a separate process can).
 public enum ReceiptQBinary {
-    /// `RECEIPTQ_BIN` when set (Deploy/dev sets it), else `receiptq` beside the test bundle.
-    public static var url: URL {
-        if let path = ProcessInfo.processInfo.environment["RECEIPTQ_BIN"] {
+    /// The product, `receiptq`: `RECEIPTQ_BIN` when set (Deploy/dev sets it), else found beside
+    /// the running executable (a test bundle or `receiptq-lab`).
+    public static var url: URL { locate("receiptq", override: "RECEIPTQ_BIN") }
+
+    /// The lab, `receiptq-lab` (benchmarks, chaos, demo, test-only commands): `RECEIPTQ_LAB_BIN`
+    /// when set, else found beside the running executable.
+    public static var lab: URL { locate("receiptq-lab", override: "RECEIPTQ_LAB_BIN") }
+
+    private static func locate(_ name: String, override variable: String) -> URL {
+        if let path = ProcessInfo.processInfo.environment[variable] {
             return URL(fileURLWithPath: path)
         }
-        let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        var directory = testBinary.deletingLastPathComponent()
+        let running = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var directory = running.deletingLastPathComponent()
         while directory.path != "/" {
-            let candidate = directory.appendingPathComponent("receiptq")
+            let candidate = directory.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
             directory = directory.deletingLastPathComponent()
         }
-        return testBinary.deletingLastPathComponent().appendingPathComponent("receiptq")
+        return running.deletingLastPathComponent().appendingPathComponent(name)
     }
 }
 

@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// A child process started with `posix_spawn` and reaped with `waitpid`, for the tests and for
-/// the harness commands (`receiptq chaos`, `receiptq bench`) that start `receiptq` processes.
+/// the harness commands (`receiptq-lab chaos`, `receiptq-lab bench`) that start `receiptq` processes.
 ///
 /// Why not Foundation's `Process`: on Linux its `run()` reads `/proc/self/fd` with a 256-byte
 /// copy of each directory entry and crashed this test suite (SIGSEGV in memcpy, swift-corelibs-
@@ -128,10 +128,5 @@ public final class SpawnedProcess: Sendable {
             if let deadline, ContinuousClock.now >= deadline { return nil }
             try? await Task.sleep(for: .milliseconds(20))
         }
-    }
-
-    /// This executable (`/proc/self/exe` resolved), for starting another `receiptq` subcommand.
-    public static var currentExecutable: String {
-        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
     }
 }

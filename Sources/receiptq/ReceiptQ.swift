@@ -1,7 +1,10 @@
+import CommandSupport
 import ArgumentParser
 
-/// The one executable. Each subcommand only reads its configuration (flags, then environment),
-/// validates it once, and wires services together; the work lives in the library targets.
+/// The product executable. Each subcommand only reads its configuration (flags, then the
+/// environment, then the configuration struct's defaults), validates it once, and wires services
+/// together; the work lives in the library targets. Benchmarks, the chaos suite, the demo and
+/// test-only commands live in `receiptq-lab`, which is not shipped.
 @main
 struct ReceiptQ: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -9,29 +12,12 @@ struct ReceiptQ: AsyncParsableCommand {
         abstract: "Verifies Apple In-App Purchase receipts asynchronously, without losing a purchase.",
         subcommands: [
             Migrate.self,
-            Scheduler.self,
-            Stats.self,
-            Bench.self,
-            ChaosCommand.self,
-            ClaimAndHang.self,
             ApiCommand.self,
-            FakeAppStoreCommand.self,
             WorkerCommand.self,
+            SchedulerCommand.self,
+            Stats.self,
             EnqueueCommand.self,
-            DemoCommand.self,
-        ]
-    )
-}
-
-/// `receiptq bench …`: throughput figures with a baseline measured in the same run.
-struct Bench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Benchmarks that print figures (and --json).",
-        subcommands: [
-            BenchQueue.self,
-            BenchE2E.self,
-            BenchAPI.self,
-            BenchHTTP.self,
+            FakeAppStoreCommand.self,
         ]
     )
 }

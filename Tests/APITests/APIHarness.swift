@@ -14,7 +14,7 @@ import ServiceLifecycle
 final class APIHarness: Sendable {
     static let token = "test-token-\(UUID().uuidString)"
 
-    let database: TestDatabase
+    let database: ScratchDatabase
     let pool: PostgresPool
     let queue: JobQueue
     let port: Int
@@ -27,14 +27,14 @@ final class APIHarness: Sendable {
     /// `databaseOverride` points the server somewhere else (an unreachable database).
     static func start(configure: (inout APIConfiguration) -> Void = { _ in },
                       databaseOverride: PostgresConfiguration? = nil) async throws -> APIHarness {
-        let database = try await TestDatabase.create()
+        let database = try await ScratchDatabase.create()
         var settings = APIConfiguration(port: 0, tokens: try TokenDigests(hexList: TokenDigests.hexDigest(of: token)), poolSize: 4)
         configure(&settings)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         var logger = Logger(label: "api-test")
         logger.logLevel = .critical
         let server = APIServer(configuration: settings, database: databaseOverride ?? database.configuration,
-                               migrations: try Migration.load(from: TestDatabase.migrationsDirectory()),
+                               migrations: try Migration.load(from: ScratchDatabase.migrationsDirectory()),
                                logger: logger, onListening: { continuation.yield($0) })
         let group = ServiceGroup(services: [server], logger: logger)
         let running = Task { try await group.run() }
@@ -44,7 +44,7 @@ final class APIHarness: Sendable {
         return APIHarness(database: database, pool: pool, port: port, group: group, running: running)
     }
 
-    private init(database: TestDatabase, pool: PostgresPool, port: Int, group: ServiceGroup, running: Task<Void, any Error>) {
+    private init(database: ScratchDatabase, pool: PostgresPool, port: Int, group: ServiceGroup, running: Task<Void, any Error>) {
         self.database = database
         self.pool = pool
         self.queue = JobQueue(pool: pool)

@@ -8,10 +8,10 @@ import Testing
 struct DurabilityTests {
     @Test("a 202 means the row exists even when the API process is SIGKILLed right after answering")
     func acceptedSurvivesSIGKILL() async throws {
-        let database = try await TestDatabase.create()
+        let database = try await ScratchDatabase.create()
         let child = try ChildProcess(arguments: ["api", "--port", "0", "--database-url", database.connectionString],
                                      environment: ["RECEIPTQ_API_TOKENS": TokenDigestsHelper.digest(APIHarness.token),
-                                                   "RECEIPTQ_MIGRATIONS_DIR": TestDatabase.migrationsDirectory().path])
+                                                   "RECEIPTQ_MIGRATIONS_DIR": ScratchDatabase.migrationsDirectory().path])
         var port: Int?
         _ = await eventually(timeout: .seconds(20)) {
             port = child.stderr.firstMatch(of: /api listening.*port=(\d+)|port=(\d+).*api listening/).flatMap {

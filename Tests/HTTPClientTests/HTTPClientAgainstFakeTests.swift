@@ -43,7 +43,7 @@ struct HTTPClientAgainstFakeTests {
         #expect(valid == 2_000)
         // In turns of even 100 at a time this takes over 90 s; all at once, 6 s plus whatever a
         // loaded CI machine adds (18.8 s seen with the whole suite running in parallel). Speed
-        // itself is measured by `receiptq bench http`, not here.
+        // itself is measured by `receiptq-lab bench http`, not here.
         #expect(elapsed < .seconds(45))
         #expect(fake.stats.snapshot().validAnswersByTransactionID["1000000001"] == 2_000)
         await client.shutdown()

@@ -6,7 +6,7 @@ import Testing
 @Suite("Postgres: connections, parameters, errors")
 struct PostgresConnectionTests {
     @Test func parametersRoundTripWithoutEverEnteringTheSQLText() async throws {
-        let database = try await TestDatabase.create(migrated: false)
+        let database = try await ScratchDatabase.create(migrated: false)
         let pool = database.pool(size: 1)
         defer { pool.shutdown() }
         let tricky = "it's \"quoted\" \\ back; DROP TABLE x; -- ünïcødé 🧾"
@@ -20,7 +20,7 @@ struct PostgresConnectionTests {
     }
 
     @Test func arrayParametersCarryQuotesBackslashesAndNulls() async throws {
-        let database = try await TestDatabase.create(migrated: false)
+        let database = try await ScratchDatabase.create(migrated: false)
         let pool = database.pool(size: 1)
         defer { pool.shutdown() }
         let values: [String?] = ["plain", "with \"quote\"", "back\\slash", nil, "comma, {brace}", ""]
@@ -34,7 +34,7 @@ struct PostgresConnectionTests {
     }
 
     @Test func timestampsDecodeToTheRightInstant() async throws {
-        let database = try await TestDatabase.create(migrated: false)
+        let database = try await ScratchDatabase.create(migrated: false)
         let pool = database.pool(size: 1)
         defer { pool.shutdown() }
         let row = try await pool.query("""
@@ -47,7 +47,7 @@ struct PostgresConnectionTests {
     }
 
     @Test func uniqueViolationIsRecognisableWithSQLStateAndDetail() async throws {
-        let database = try await TestDatabase.create(migrated: false)
+        let database = try await ScratchDatabase.create(migrated: false)
         let pool = database.pool(size: 1)
         defer { pool.shutdown() }
         try await pool.query("CREATE TABLE t (k text PRIMARY KEY)")
@@ -60,7 +60,7 @@ struct PostgresConnectionTests {
     }
 
     @Test func syntaxErrorCarriesSQLStateAndOneLineMessage() async throws {
-        let database = try await TestDatabase.create(migrated: false)
+        let database = try await ScratchDatabase.create(migrated: false)
         let pool = database.pool(size: 1)
         defer { pool.shutdown() }
         let error = await #expect(throws: PostgresError.self) { try await pool.query("SELEC 1") }
@@ -71,7 +71,7 @@ struct PostgresConnectionTests {
     }
 
     @Test func transactionRollsBackWhenTheBodyThrows() async throws {
-        let database = try await TestDatabase.create(migrated: false)
+        let database = try await ScratchDatabase.create(migrated: false)
         let pool = database.pool(size: 1)
         defer { pool.shutdown() }
         try await pool.query("CREATE TABLE t (k int)")
@@ -88,7 +88,7 @@ struct PostgresConnectionTests {
     }
 
     @Test func libpqWorkRunsOnPoolThreadsNotOnTheCooperativePool() async throws {
-        let database = try await TestDatabase.create(migrated: false)
+        let database = try await ScratchDatabase.create(migrated: false)
         let pool = database.pool(size: 2)
         defer { pool.shutdown() }
         // The kernel's thread name, as ps and perf show it (Foundation's `Thread.current.name`
@@ -100,7 +100,7 @@ struct PostgresConnectionTests {
     }
 
     @Test func poolReconnectsAfterTheServerDropsItsConnection() async throws {
-        let database = try await TestDatabase.create(migrated: false)
+        let database = try await ScratchDatabase.create(migrated: false)
         let pool = database.pool(size: 1)
         defer { pool.shutdown() }
         let before: Int32 = try await pool.withConnection { $0.backendPID }

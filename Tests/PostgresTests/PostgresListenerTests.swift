@@ -6,7 +6,7 @@ import Testing
 @Suite("Postgres: LISTEN/NOTIFY")
 struct PostgresListenerTests {
     @Test func notificationsArriveWithChannelAndPayload() async throws {
-        let database = try await TestDatabase.create(migrated: false)
+        let database = try await ScratchDatabase.create(migrated: false)
         let listener = PostgresListener(configuration: database.configuration, channels: ["alpha", "beta"])
         defer { listener.stop() }
         var events = listener.events.makeAsyncIterator()
@@ -22,7 +22,7 @@ struct PostgresListenerTests {
     }
 
     @Test func listenerReconnectsAndListensAgainAfterItsConnectionIsKilled() async throws {
-        let database = try await TestDatabase.create(migrated: false)
+        let database = try await ScratchDatabase.create(migrated: false)
         let listener = PostgresListener(configuration: database.configuration, channels: ["wake"])
         defer { listener.stop() }
         var events = listener.events.makeAsyncIterator()
@@ -40,7 +40,7 @@ struct PostgresListenerTests {
     }
 
     @Test func listenersCloseTheirWakePipeAndTolerateRepeatedStops() async throws {
-        let database = try await TestDatabase.create(migrated: false)
+        let database = try await ScratchDatabase.create(migrated: false)
         /// The pipe's identity: descriptor numbers are reused at once by other tests running in
         /// parallel, inode numbers of pipes are not.
         func inode(_ fd: Int32) -> ino_t? {
@@ -64,7 +64,7 @@ struct PostgresListenerTests {
     }
 
     @Test func stopFinishesTheEventStream() async throws {
-        let database = try await TestDatabase.create(migrated: false)
+        let database = try await ScratchDatabase.create(migrated: false)
         let listener = PostgresListener(configuration: database.configuration, channels: ["x"])
         var events = listener.events.makeAsyncIterator()
         #expect(await events.next() == .listening)

@@ -7,7 +7,7 @@ struct PreparedQueryTests {
     /// Prepared once per session, executed many times with other parameters; a failing
     /// statement is not cached, and two statements get two names.
     @Test func preparedStatementRunsOnceParsedWithNewParametersEachTime() async throws {
-        let database = try await TestDatabase.create(migrated: false)
+        let database = try await ScratchDatabase.create(migrated: false)
         let pool = database.pool(size: 1)
         defer { pool.shutdown() }
         let results = try await pool.withConnection { connection -> [Int64] in

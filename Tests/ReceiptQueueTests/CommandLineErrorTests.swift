@@ -6,7 +6,7 @@ import Testing
 struct CommandLineErrorTests {
     /// Runs `receiptq migrate` against `url` and returns (status, stderr).
     func migrate(_ url: String?) async throws -> (Int32?, String) {
-        var arguments = ["migrate", "--migrations", TestDatabase.migrationsDirectory().path]
+        var arguments = ["migrate", "--migrations", ScratchDatabase.migrationsDirectory().path]
         if let url { arguments += ["--database-url", url] }
         let result = try await ChildProcess.run(arguments: arguments, timeout: .seconds(20))
         return (result.status, result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -20,7 +20,7 @@ struct CommandLineErrorTests {
     }
 
     @Test func wrongPasswordNamesAuthenticationAndHidesThePassword() async throws {
-        let server = try TestDatabase.server()
+        let server = try ScratchDatabase.server()
         var components = try #require(URLComponents(string: server.connectionString))
         components.password = "definitely-wrong-password"
         let (status, stderr) = try await migrate(components.string)

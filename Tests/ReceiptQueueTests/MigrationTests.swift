@@ -7,10 +7,10 @@ import Testing
 @Suite("Migrations: once each, in order, under a lock")
 struct MigrationTests {
     @Test func migratingTwiceIsANoOp() async throws {
-        let database = try await TestDatabase.create(migrated: false)
+        let database = try await ScratchDatabase.create(migrated: false)
         let pool = database.pool(size: 1)
         defer { pool.shutdown() }
-        let migrations = try Migration.load(from: TestDatabase.migrationsDirectory())
+        let migrations = try Migration.load(from: ScratchDatabase.migrationsDirectory())
         let first = try await pool.withConnection { try Migrator.migrate(migrations, on: $0) }
         let second = try await pool.withConnection { try Migrator.migrate(migrations, on: $0) }
         #expect(first.applied == migrations.map(\.name))
@@ -20,8 +20,8 @@ struct MigrationTests {
     }
 
     @Test func concurrentMigrateProcessesDoNotCollide() async throws {
-        let database = try await TestDatabase.create(migrated: false)
-        let arguments = ["migrate", "--database-url", database.connectionString, "--migrations", TestDatabase.migrationsDirectory().path]
+        let database = try await ScratchDatabase.create(migrated: false)
+        let arguments = ["migrate", "--database-url", database.connectionString, "--migrations", ScratchDatabase.migrationsDirectory().path]
         let runs = try (0..<4).map { _ in try ChildProcess(arguments: arguments) }
         for run in runs {
             let status = await run.wait(timeout: .seconds(60))
@@ -31,11 +31,11 @@ struct MigrationTests {
         let pool = database.pool(size: 1)
         defer { pool.shutdown() }
         let versions = try await pool.query("SELECT version FROM receiptq.schema_migrations ORDER BY version").map { try $0.decode("version", as: Int.self) }
-        #expect(versions == (try Migration.load(from: TestDatabase.migrationsDirectory())).map(\.version))
+        #expect(versions == (try Migration.load(from: ScratchDatabase.migrationsDirectory())).map(\.version))
     }
 
     @Test func changedAppliedMigrationIsRefusedWithAClearError() async throws {
-        let database = try await TestDatabase.create(migrated: false)
+        let database = try await ScratchDatabase.create(migrated: false)
         let pool = database.pool(size: 1)
         defer { pool.shutdown() }
         let original = [Migration(version: 1, name: "0001_a.sql", sql: "CREATE TABLE a (x int)")]
@@ -46,7 +46,7 @@ struct MigrationTests {
     }
 
     @Test func failingMigrationRollsBackAloneAndIsNotRecorded() async throws {
-        let database = try await TestDatabase.create(migrated: false)
+        let database = try await ScratchDatabase.create(migrated: false)
         let pool = database.pool(size: 1)
         defer { pool.shutdown() }
         let migrations = [Migration(version: 1, name: "0001_ok.sql", sql: "CREATE TABLE ok (x int)"),

@@ -5,12 +5,12 @@ import ReceiptQueueTesting
 
 /// A migrated scratch database with a queue on it.
 struct QueueFixture {
-    let database: TestDatabase
+    let database: ScratchDatabase
     let pool: PostgresPool
     let queue: JobQueue
 
     static func make(poolSize: Int = 4) async throws -> QueueFixture {
-        let database = try await TestDatabase.create()
+        let database = try await ScratchDatabase.create()
         let pool = database.pool(size: poolSize)
         return QueueFixture(database: database, pool: pool, queue: JobQueue(pool: pool))
     }

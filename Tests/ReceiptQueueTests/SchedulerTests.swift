@@ -10,7 +10,7 @@ struct SchedulerTests {
         let fixture = try await QueueFixture.make()
         defer { fixture.shutdown() }
         let ids = try await fixture.queue.enqueue(QueueFixture.jobs(40)).map(\.id)
-        let doomed = try ChildProcess(arguments: ["_claim-and-hang", "--limit", "25", "--lease", "1500ms",
+        let doomed = try ChildProcess(ReceiptQBinary.lab, arguments: ["claim-and-hang", "--limit", "25", "--lease", "1500ms",
                                                   "--database-url", fixture.database.connectionString])
         #expect(await eventually(timeout: .seconds(20)) { doomed.stdout.contains("claimed 25") }, "claimer said: \(doomed.stderr)")
         doomed.kill(SIGKILL)

@@ -14,13 +14,13 @@ let bundleID = "com.example.app"
 /// A migrated database, the fake App Store on loopback, and workers (in-process or as
 /// `receiptq worker` processes) — the whole pipeline with real parts.
 struct EndToEnd {
-    let database: TestDatabase
+    let database: ScratchDatabase
     let pool: PostgresPool
     let queue: JobQueue
     let fake: FakeAppStoreServer
 
     static func make(fake configuration: FakeAppStoreConfiguration) async throws -> EndToEnd {
-        let database = try await TestDatabase.create()
+        let database = try await ScratchDatabase.create()
         let pool = database.pool(size: 4)
         let fake = try await FakeAppStoreServer.start(configuration: configuration)
         return EndToEnd(database: database, pool: pool, queue: JobQueue(pool: pool), fake: fake)

@@ -1,3 +1,4 @@
+import CommandSupport
 import API
 import ArgumentParser
 import Foundation

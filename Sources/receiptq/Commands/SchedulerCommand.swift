@@ -1,3 +1,4 @@
+import CommandSupport
 import ArgumentParser
 import Foundation
 import Postgres
@@ -6,8 +7,9 @@ import ServiceLifecycle
 
 /// `receiptq scheduler`: requeues expired leases and timed-out verifications, prunes old
 /// finished jobs. Run two or more for availability; one leads.
-struct Scheduler: AsyncParsableCommand {
+struct SchedulerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "scheduler",
         abstract: "Requeue expired leases and timed-out verifications; prune finished jobs (one leader at a time).")
 
     @OptionGroup var database: DatabaseOptions

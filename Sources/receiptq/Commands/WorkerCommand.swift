@@ -1,3 +1,4 @@
+import CommandSupport
 import AppStore
 import ArgumentParser
 import Foundation

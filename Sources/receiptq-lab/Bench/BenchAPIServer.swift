@@ -1,0 +1,128 @@
+import CommandSupport
+import API
+import ArgumentParser
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Logging
+import Postgres
+import ReceiptQueue
+import ReceiptQueueTesting
+import ServiceLifecycle
+
+/// The API that `bench api` measures, in one of two places:
+/// - `in-process`: an `APIServer` in the bench's own process. The load generator then shares the
+///   server's two cooperative threads, its NIO event loops and its allocator, so every request's
+///   client work delays server work in the same scheduler.
+/// - `child`: a `receiptq api` child process, as a client and a server on one host would run. Both
+///   still share the machine's cores (and PostgreSQL's), but not a process.
+final class BenchAPIServer {
+    enum Placement: String, ExpressibleByArgument, Codable, CaseIterable {
+        case inProcess = "in-process"
+        case child
+    }
+
+    /// `http://127.0.0.1:<port>`.
+    let baseURL: String
+    private let api: APIServer?
+    private let group: ServiceGroup?
+    private let running: Task<Void, any Error>?
+    private let child: SpawnedProcess?
+
+    private init(baseURL: String, api: APIServer?, group: ServiceGroup?, running: Task<Void, any Error>?, child: SpawnedProcess?) {
+        self.baseURL = baseURL
+        self.api = api
+        self.group = group
+        self.running = running
+        self.child = child
+    }
+
+    static func start(_ placement: Placement, scratch: ScratchDatabase, migrations files: [ReceiptQueue.Migration],
+                      token: String, groupCommit: Bool, poolSize: Int) async throws -> BenchAPIServer {
+        switch placement {
+        case .inProcess:
+            var settings = APIConfiguration(port: 0, tokens: try TokenDigests(hexList: TokenDigests.hexDigest(of: token)),
+                                            rateLimitPerSecond: 0, poolSize: poolSize)
+            settings.groupCommit.enabled = groupCommit
+            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+            let logger = Logger(label: "receiptq.benchapi")
+            let api = APIServer(configuration: settings, database: scratch.configuration, migrations: files, logger: logger,
+                                onListening: { continuation.yield($0) })
+            let group = ServiceGroup(services: [api], logger: logger)
+            let running = Task { try await group.run() }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else { throw BenchError("the API did not start") }
+            return BenchAPIServer(baseURL: "http://127.0.0.1:\(port)", api: api, group: group, running: running, child: nil)
+        case .child:
+            let port = try freePort()
+            let arguments = ["api", "--database-url", scratch.connectionString, "--port", "\(port)",
+                             "--rate-limit", "0", "--pool-size", "\(poolSize)"] + (groupCommit ? [] : ["--no-group-commit"])
+            var environment = ProcessInfo.processInfo.environment
+            environment["RECEIPTQ_API_TOKENS"] = TokenDigests.hexDigest(of: token)
+            environment["RECEIPTQ_LOG_LEVEL"] = "warning"
+            let process = try SpawnedProcess(executable: ReceiptQBinary.url.path, arguments: arguments, environment: environment)
+            let server = BenchAPIServer(baseURL: "http://127.0.0.1:\(port)", api: nil, group: nil, running: nil, child: process)
+            try await server.waitUntilReady()
+            return server
+        }
+    }
+
+    /// CPU seconds the child has used so far; nil in process (the bench's own usage covers it).
+    var childCPUSeconds: Double? {
+        child.map { ProcessUsage.read(pid: $0.pid).cpuSeconds }
+    }
+
+    /// GET /metrics (Prometheus text).
+    func metricsText() async -> String {
+        if let api { return api.metricsText() }
+        guard let url = URL(string: baseURL + "/metrics"), let (data, _) = try? await URLSession.shared.data(from: url) else { return "" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    func stop() async throws {
+        if let group, let running {
+            await group.triggerGracefulShutdown()
+            try await running.value
+        }
+        if let child, child.isRunning {
+            child.terminate()
+            child.waitUntilExit()
+        }
+    }
+
+    /// Polls GET /readyz until 200 (the child connected to the database), for up to 30 s.
+    private func waitUntilReady() async throws {
+        guard let url = URL(string: baseURL + "/readyz") else { throw BenchError("bad URL \(baseURL)") }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            guard child?.isRunning != false else { throw BenchError("the API child process exited") }
+            if let (_, response) = try? await URLSession.shared.data(from: url), (response as? HTTPURLResponse)?.statusCode == 200 {
+                return
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        try? await stop()
+        throw BenchError("the API child process was not ready within 30 s")
+    }
+
+    /// A TCP port nothing listens on now (bound to port 0, read back, closed). Another process
+    /// could take it before the child binds it; the child then fails to start and the bench says so.
+    private static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw BenchError("socket() failed") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
+            }
+        }
+        guard bound else { throw BenchError("cannot find a free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}

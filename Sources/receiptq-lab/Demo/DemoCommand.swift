@@ -1,0 +1,120 @@
+import CommandSupport
+import ArgumentParser
+import FakeAppStore
+import Foundation
+import HTTPClient
+import Postgres
+import ReceiptQueue
+
+/// `receiptq-lab demo`: what `./Deploy/dev run` shows. Posts a realistic mix of purchases through the
+/// HTTP API (as a backend would), then watches the queue drain with a live line per second and
+/// ends with a summary. The mix: orders registered first (some purchases arrive without their
+/// order id, as Apple sometimes drops applicationUsername), resubmitted transactions, sandbox
+/// receipts (App Review), forged receipts, undecodable receipts and malformed requests.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo", abstract: "Post a mixed demo load through the API and watch it drain.", shouldDisplay: true)
+
+    @OptionGroup var database: DatabaseOptions
+    @Option(help: "The API's base URL.") var apiURL = "http://127.0.0.1:8080"
+    @Option(help: "Bearer token for the API. Default: $RECEIPTQ_DEMO_TOKEN.") var token: String?
+    @Option(help: "Purchases to submit.") var receipts = 2000
+    @Option(help: "Bundle id the workers accept.") var bundleID = "com.example.app"
+    @Option(help: "Fake App Store stats URL, for Apple requests per receipt.") var fakeStatsURL: String?
+    @Option(help: "Spread the submissions over this long (0s: as fast as the API takes them).") var duration: Duration = .zero
+    @Option(help: "Give up waiting after this long.") var timeout: Duration = .seconds(600)
+
+    func validate() throws {
+        guard (10...1_000_000).contains(receipts) else { throw ValidationError("--receipts must be 10…1000000") }
+    }
+
+    func run() async throws {
+        LogSetup.bootstrap(label: "receiptq.demo", defaultLevel: .error)
+        guard let token = token ?? ProcessInfo.processInfo.environment["RECEIPTQ_DEMO_TOKEN"] else {
+            throw ConfigurationError("--token / RECEIPTQ_DEMO_TOKEN is required (a bearer token the API accepts)")
+        }
+        let pool = PostgresPool(configuration: try database.configuration(applicationName: "receiptq-demo"), size: 1)
+        defer { pool.shutdown() }
+        let http = HTTPClient()
+        let load = DemoLoad(receipts: receipts, bundleID: bundleID)
+        print("Posting \(load.orders.count) orders and \(load.submissions.count) receipts to \(apiURL) …")
+        let answers = try await post(load, token: token, http: http)
+        print("API answers: " + answers.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))
+        try await DemoView(pool: pool, fakeStatsURL: fakeStatsURL).watch(timeout: timeout)
+        await http.shutdown()
+    }
+
+    /// Orders first, then receipts, 64 requests in flight; returns counts by HTTP status.
+    func post(_ load: DemoLoad, token: String, http: HTTPClient) async throws -> [Int: Int] {
+        let headers = ["Authorization": "Bearer \(token)", "Content-Type": "application/json"]
+        var counts: [Int: Int] = [:]
+        for (path, bodies) in [("/v1/orders", load.orders), ("/v1/receipts", load.submissions)] {
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                var iterator = bodies.enumerated().makeIterator()
+                var statuses: [Int] = []
+                // Receipts are paced over --duration (orders go at once: they come before purchases).
+                let pace = path == "/v1/receipts" && duration > .zero ? duration / bodies.count : .zero
+                let start = ContinuousClock.now
+                func submit(_ index: Int, _ body: [UInt8]) {
+                    group.addTask {
+                        try await Task.sleep(until: start + pace * index, clock: .continuous)
+                        return try await http.post(url: apiURL + path, headers: headers, body: body).status
+                    }
+                }
+                for _ in 0..<64 {
+                    guard let (index, body) = iterator.next() else { break }
+                    submit(index, body)
+                }
+                while let status = try await group.next() {
+                    statuses.append(status)
+                    if let (index, body) = iterator.next() { submit(index, body) }
+                }
+                return statuses
+            }
+            if path == "/v1/receipts" { for status in statuses { counts[status, default: 0] += 1 } }
+        }
+        return counts
+    }
+}
+
+/// The demo's purchases as JSON bodies.
+struct DemoLoad {
+    var orders: [[UInt8]] = []
+    var submissions: [[UInt8]] = []
+
+    init(receipts: Int, bundleID: String) {
+        func json(_ object: [String: String]) -> [UInt8] {
+            Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data())
+        }
+        let products = ["com.example.coins100", "com.example.gems50", "com.example.premium"]
+        for n in 0..<receipts {
+            let user = "player\(n % 300)", product = products[n % products.count], transaction = "\(1_000_000_000 + n)"
+            var environment = FakeReceipt.Environment.production
+            var forced: Int?
+            var orderID: String? = "order-\(n)"
+            switch n % 20 {
+            case 0: environment = .sandbox                      // App Review buys in the sandbox
+            case 1: forced = 21003                               // forged: Apple says not authentic
+            case 2: orderID = nil                                // applicationUsername dropped by Apple
+            case 3: submissions.append(json(["receipt_data": "not*base64!", "transaction_id": transaction, "user_id": user]))  // 400
+                    continue
+            case 4: submissions.append(json(["receipt_data": "bm90IGEgcmVjZWlwdA==", "transaction_id": transaction, "user_id": user]))  // 21002
+                    continue
+            default: break
+            }
+            orders.append(json(["order_id": "order-\(n)", "user_id": user, "product_id": product]))
+            let receipt = FakeReceipt(bundleID: bundleID, environment: environment,
+                                      inApp: [FakeTransaction(transactionID: transaction, productID: product)], forcedStatus: forced)
+                .padded(toBase64Length: 6144).base64()
+            var body = ["receipt_data": receipt, "transaction_id": transaction, "user_id": user, "product_id": product]
+            if let orderID { body["order_id"] = orderID }
+            submissions.append(json(body))
+            if n % 20 == 5 {   // the app re-sent the purchase inside a newer receipt
+                let newer = FakeReceipt(bundleID: bundleID, inApp: [FakeTransaction(transactionID: transaction, productID: product),
+                                                                    FakeTransaction(transactionID: "\(transaction)-later", productID: product)])
+                body["receipt_data"] = newer.padded(toBase64Length: 6144).base64()
+                submissions.append(json(body))
+            }
+        }
+    }
+}

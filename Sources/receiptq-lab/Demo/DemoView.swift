@@ -1,0 +1,67 @@
+import CommandSupport
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Postgres
+import ReceiptQueue   // Duration.seconds
+
+/// The demo's live terminal view: one line per second from the ops views until the queue is
+/// drained, then a summary. Reads only what an operator could read with psql.
+struct DemoView {
+    let pool: PostgresPool
+    let fakeStatsURL: String?
+
+    static let lineSQL = """
+        SELECT (SELECT coalesce(sum(jobs), 0) FROM receiptq.queue_depth WHERE state = 'queued')::bigint AS queued,
+               (SELECT coalesce(sum(jobs), 0) FROM receiptq.queue_depth WHERE state = 'verifying')::bigint AS verifying,
+               (SELECT coalesce(sum(jobs), 0) FROM receiptq.queue_depth WHERE state = 'timed_out')::bigint AS timed_out,
+               (SELECT coalesce(sum(last_hour), 0) FROM receiptq.outcomes WHERE state = 'granted')::bigint AS granted,
+               (SELECT coalesce(sum(last_hour), 0) FROM receiptq.outcomes WHERE state = 'already_granted')::bigint AS already,
+               (SELECT coalesce(sum(last_hour), 0) FROM receiptq.outcomes WHERE state = 'rejected')::bigint AS rejected,
+               (SELECT coalesce(sum(last_hour), 0) FROM receiptq.outcomes WHERE state = 'failed')::bigint AS failed
+        """
+
+    func watch(timeout: Duration) async throws {
+        let started = ContinuousClock.now
+        var lastFinished = 0
+        print("   time   queued verifying timed_out │ granted already rejected failed │ finished/s")
+        while true {
+            let row = try await pool.query(Self.lineSQL)[0]
+            func value(_ name: String) throws -> Int { try row.decode(name, as: Int.self) }
+            let open = try value("queued") + value("verifying") + value("timed_out")
+            let finished = try value("granted") + value("already") + value("rejected") + value("failed")
+            let elapsed = Int((ContinuousClock.now - started).seconds)
+            print(String(format: "%6ds  %7d %9d %9d │ %7d %7d %8d %6d │ %6d",
+                         elapsed, try value("queued"), try value("verifying"), try value("timed_out"),
+                         try value("granted"), try value("already"), try value("rejected"), try value("failed"), finished - lastFinished))
+            lastFinished = finished
+            if open == 0 && finished > 0 { break }
+            if ContinuousClock.now - started > timeout { throw ConfigurationError("the queue did not drain within \(timeout)") }
+            try await Task.sleep(for: .seconds(1))
+        }
+        try await summary(seconds: (ContinuousClock.now - started).seconds)
+    }
+
+    func summary(seconds: Double) async throws {
+        print("\nDrained in \(Int(seconds)) s. Outcomes and reasons:")
+        for row in try await pool.query("""
+            SELECT state, coalesce(outcome_reason, '') AS reason, count(*) AS jobs FROM receiptq.jobs
+            GROUP BY 1, 2 ORDER BY 3 DESC
+            """) {
+            print("  \(try row.decode("jobs", as: Int.self))\t\(row["state"] ?? "")\t\(row["reason"] ?? "")")
+        }
+        let grants = try await pool.query("""
+            SELECT count(*) AS grants, count(*) FILTER (WHERE unmatched) AS unmatched,
+                   count(*) FILTER (WHERE environment = 'Sandbox') AS sandbox,
+                   count(DISTINCT transaction_id) AS distinct_transactions FROM receiptq.grants
+            """)[0]
+        print("Grants: \(grants["grants"] ?? "0") (one per transaction: \(grants["distinct_transactions"] ?? "0") distinct), "
+              + "\(grants["sandbox"] ?? "0") sandbox, \(grants["unmatched"] ?? "0") without a matching order")
+        if let fakeStatsURL, let url = URL(string: fakeStatsURL),
+           let (data, _) = try? await URLSession.shared.data(from: url),
+           let stats = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let requests = stats["requests"] as? Int {
+            print("Apple (fake) answered \(requests) requests.")
+        }
+    }
+}

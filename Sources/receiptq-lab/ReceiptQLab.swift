@@ -1,0 +1,32 @@
+import CommandSupport
+import ArgumentParser
+
+/// The lab: benchmarks, the chaos suite, the demo and test-only commands. Not shipped; it
+/// starts the product binary (`receiptq`, found beside it or at `RECEIPTQ_BIN`) as child
+/// processes wherever it needs the system as an operator runs it.
+@main
+struct ReceiptQLab: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "receiptq-lab",
+        abstract: "Benchmarks, the chaos suite and the demo for ReceiptQueue (not part of the product).",
+        subcommands: [
+            Bench.self,
+            ChaosCommand.self,
+            DemoCommand.self,
+            ClaimAndHang.self,
+        ]
+    )
+}
+
+/// `receiptq-lab bench …`: throughput figures with a baseline measured in the same run.
+struct Bench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Benchmarks that print figures (and --json).",
+        subcommands: [
+            BenchQueue.self,
+            BenchE2E.self,
+            BenchAPI.self,
+            BenchHTTP.self,
+        ]
+    )
+}
