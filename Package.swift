@@ -125,6 +125,7 @@ let package = Package(
                 "HTTPClient",
                 "AppStore",
                 "FakeAppStore",
+                "PostgresTesting",
                 "ReceiptQueueTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -144,40 +145,45 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(
-            name: "WorkerTests",
-            dependencies: ["Worker", "ReceiptQueue", "AppStore", "HTTPClient", "FakeAppStore", "ReceiptQueueTesting"]
-        ),
-        // Harness parts shared by the test targets and by receiptq's chaos and bench commands:
-        // scratch databases on the server that Deploy/dev started, the built `receiptq` binary,
-        // child processes started without Foundation's Process (see SpawnedProcess).
+        // Harness parts shared by the test targets and the lab: migrated scratch databases on the
+        // server that Deploy/dev started, the built `receiptq` and `receiptq-lab` binaries, child
+        // processes started without Foundation's Process (see SpawnedProcess). Never a
+        // dependency of the product.
         .target(
             name: "ReceiptQueueTesting",
-            dependencies: ["Postgres", "ReceiptQueue"]
+            dependencies: ["Postgres", "PostgresTesting", "ReceiptQueue"]
+        ),
+        // Scratch databases for the libpq layer's tests, with nothing of the domain.
+        .target(
+            name: "PostgresTesting",
+            dependencies: ["Postgres"]
+        ),
+
+        // Unit tests: pure logic, no database, no network, no child process (`swift test
+        // --filter UnitTests` runs them all in seconds).
+        .testTarget(name: "AppStoreUnitTests", dependencies: ["AppStore"]),
+        .testTarget(name: "FakeAppStoreUnitTests", dependencies: ["FakeAppStore"]),
+        .testTarget(name: "ReceiptQueueUnitTests", dependencies: ["ReceiptQueue"]),
+        .testTarget(name: "WorkerUnitTests", dependencies: ["Worker", "ReceiptQueue", "AppStore"]),
+        .testTarget(name: "APIUnitTests", dependencies: ["API"]),
+        .testTarget(name: "CommandSupportUnitTests", dependencies: ["CommandSupport"]),
+
+        // Integration and system tests: a real PostgreSQL (scratch database per test), the fake
+        // App Store over real HTTP, `receiptq` child processes.
+        .testTarget(name: "PostgresIntegrationTests", dependencies: ["Postgres", "PostgresTesting"]),
+        .testTarget(
+            name: "ReceiptQueueIntegrationTests",
+            dependencies: ["ReceiptQueue", "Postgres", "PostgresTesting", "ReceiptQueueTesting"]
         ),
         .testTarget(
-            name: "AppStoreTests",
-            dependencies: ["AppStore"]
+            name: "WorkerIntegrationTests",
+            dependencies: ["Worker", "ReceiptQueue", "AppStore", "HTTPClient", "FakeAppStore", "PostgresTesting", "ReceiptQueueTesting"]
         ),
         .testTarget(
-            name: "HTTPClientTests",
-            dependencies: ["HTTPClient", "AppStore", "FakeAppStore"]
+            name: "APIIntegrationTests",
+            dependencies: ["API", "ReceiptQueue", "Postgres", "PostgresTesting", "ReceiptQueueTesting"]
         ),
-        .testTarget(
-            name: "FakeAppStoreTests",
-            dependencies: ["FakeAppStore"]
-        ),
-        .testTarget(
-            name: "PostgresTests",
-            dependencies: ["Postgres", "ReceiptQueueTesting"]
-        ),
-        .testTarget(
-            name: "ReceiptQueueTests",
-            dependencies: ["ReceiptQueue", "Postgres", "ReceiptQueueTesting"]
-        ),
-        .testTarget(
-            name: "APITests",
-            dependencies: ["API", "ReceiptQueue", "Postgres", "ReceiptQueueTesting"]
-        ),
+        .testTarget(name: "HTTPClientIntegrationTests", dependencies: ["HTTPClient", "AppStore", "FakeAppStore"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["Postgres", "PostgresTesting", "ReceiptQueueTesting"]),
     ]
 )

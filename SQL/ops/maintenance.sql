@@ -1,9 +1,13 @@
 -- Interventions. Each is guarded so it cannot touch a job that finished meanwhile.
 
 -- Retry failed jobs now (e.g. after an Apple outage longer than the retry deadline).
--- Gives them a fresh attempt budget; they keep their history in last_error.
+-- Prefer `receiptq redrive --failed-within 7d` (or --job ID): the same statement, tested.
+-- Gives them a fresh budget (attempts from 0, the deadline counted from now); the reason they
+-- failed is kept in last_error.
 UPDATE receiptq.jobs
-SET state = 'queued', run_at = now(), attempts = 0, finished_at = NULL, outcome_reason = NULL, updated_at = now()
+SET state = 'queued', run_at = now(), attempts = 0, redriven_at = now(), bounded_answers = 0,
+    finished_at = NULL, outcome_reason = NULL,
+    last_error = 'failed: ' || coalesce(outcome_reason, '') || ' (re-driven)', updated_at = now()
 WHERE state = 'failed' AND finished_at > now() - interval '7 days'
 RETURNING id;
 

@@ -54,6 +54,24 @@ public struct APIConfiguration: Sendable {
         self.idleTimeout = idleTimeout
     }
 
+    /// Each setting's range; the message names the flag.
+    public func validate() throws(APIConfigurationError) {
+        guard (0...65_535).contains(port) else { throw .init("--port must be 0…65535") }
+        guard maxReceiptBytes > 0, bodySlackBytes >= 0 else { throw .init("--max-receipt-bytes must be positive") }
+        guard rateLimitPerSecond >= 0, rateLimitPerSecond.isFinite, rateLimitBurst >= 1, rateLimitBurst.isFinite else {
+            throw .init("--rate-limit must be ≥ 0 and --rate-burst ≥ 1")
+        }
+        guard (1...256).contains(poolSize) else { throw .init("--pool-size must be 1…256") }
+        guard maxWait >= .zero else { throw .init("the longest wait must not be negative") }
+        guard idleTimeout >= .seconds(1) else { throw .init("--idle-timeout must be at least 1s") }
+    }
+
     /// The largest request body read before answering 413.
     var maxBodyBytes: Int { maxReceiptBytes + bodySlackBytes }
+}
+
+/// An API setting that cannot work; the message names the flag.
+public struct APIConfigurationError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    init(_ description: String) { self.description = description }
 }

@@ -8,8 +8,8 @@ public struct VerifyReceiptClientConfiguration: Sendable {
     public var sharedSecret: String?
     /// Sent as `exclude-old-transactions`. Default: `false`.
     public var excludeOldTransactions: Bool
-    /// Total time allowed for one HTTP call to Apple. Apple takes 3–6 s on a good day.
-    /// Default: 30 seconds.
+    /// Total time allowed for one HTTP call to Apple. Apple takes 3–6 s on a good day; a call
+    /// still unanswered after this is `timedOut` and the scheduler requeues its job. Default: 15 s.
     public var requestTimeout: Duration
 
     public init(
@@ -17,7 +17,7 @@ public struct VerifyReceiptClientConfiguration: Sendable {
         sandboxURL: String = "https://sandbox.itunes.apple.com/verifyReceipt",
         sharedSecret: String? = nil,
         excludeOldTransactions: Bool = false,
-        requestTimeout: Duration = .seconds(30)
+        requestTimeout: Duration = .seconds(15)
     ) {
         self.productionURL = productionURL
         self.sandboxURL = sandboxURL

@@ -19,11 +19,12 @@ extension Duration: @retroactive ExpressibleByArgument {
     /// As `--help` shows a default: valid input again (`15s`, not "15.0 seconds").
     public var defaultValueDescription: String { argumentText }
 
-    /// The shortest exact spelling in the units above: `500ms`, `15s`, `5m`, `72h`, `30d`.
+    /// An exact spelling in the units above, the largest that fits (days only from a week on, so
+    /// a deadline reads `72h`): `500ms`, `15s`, `5m`, `72h`, `30d`.
     public var argumentText: String {
         let milliseconds = components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
         for (suffix, unit) in [("d", Int64(86_400_000)), ("h", 3_600_000), ("m", 60_000), ("s", 1000)]
-        where milliseconds >= unit && milliseconds % unit == 0 {
+        where milliseconds >= (suffix == "d" ? 7 * unit : unit) && milliseconds % unit == 0 {
             return "\(milliseconds / unit)\(suffix)"
         }
         return "\(milliseconds)ms"

@@ -46,7 +46,7 @@ public struct EnvironmentReader: Sendable {
         string(name).map(Self.split)
     }
 
-    static func split(_ text: String) -> [String] {
+    public static func split(_ text: String) -> [String] {
         text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 }

@@ -5,8 +5,13 @@ import Postgres
 /// on a pool connection, run on the pool's own threads.
 public struct JobQueue: Sendable {
     public let pool: PostgresPool
+    /// Decides where each recorded attempt leaves its job (and when a retry gives up).
+    public let lifecycle: JobLifecycle
 
-    public init(pool: PostgresPool) { self.pool = pool }
+    public init(pool: PostgresPool, lifecycle: JobLifecycle = JobLifecycle()) {
+        self.pool = pool
+        self.lifecycle = lifecycle
+    }
 
     /// See `EnqueueBatch`. Returns after the commit: a returned id is durable.
     public func enqueue(_ jobs: [NewJob]) async throws -> [EnqueuedJob] {
@@ -18,9 +23,12 @@ public struct JobQueue: Sendable {
         try await pool.withConnection { try ClaimBatch.run(limit: limit, worker: worker, lease: lease, on: $0) }
     }
 
-    /// See `CompleteBatch`.
-    public func complete(_ completions: [JobCompletion], worker: String) async throws -> CompleteBatch.Result {
-        try await pool.withConnection { try CompleteBatch.run(completions, worker: worker, on: $0) }
+    /// Records finished attempts — grants and outcomes — in one transaction; see `RecordOutcomes`.
+    public func record(_ attempts: [FinishedAttempt], worker: String, enforceOwner: Bool = true) async throws -> RecordOutcomes.Result {
+        let lifecycle = self.lifecycle
+        return try await pool.transaction {
+            try RecordOutcomes.run(attempts, worker: worker, lifecycle: lifecycle, enforceOwner: enforceOwner, on: $0)
+        }
     }
 
     /// See `OutageNotice`.
@@ -34,39 +42,3 @@ public struct JobQueue: Sendable {
     }
 }
 
-/// A job's observable state (no receipt data).
-public struct JobRecord: Sendable, Equatable {
-    public var id: Int64
-    public var state: JobState
-    public var attempts: Int
-    public var transactionID: String
-    public var userID: String
-    public var productID: String?
-    public var orderID: String?
-    public var runAt: Date
-    public var lockedBy: String?
-    public var appleStatus: Int?
-    public var appleEnvironment: String?
-    public var lastError: String?
-    public var outcomeReason: String?
-    public var createdAt: Date
-    public var finishedAt: Date?
-
-    static let sql = """
-        SELECT id, state, attempts, transaction_id, user_id, product_id, order_id, run_at, locked_by,
-               apple_status, apple_environment, last_error, outcome_reason, created_at, finished_at
-        FROM receiptq.jobs WHERE id = $1   -- primary key
-        """
-
-    public static func fetch(id: Int64, on connection: PostgresConnection) throws -> JobRecord? {
-        guard let row = try connection.query(sql, [id]).first else { return nil }
-        return JobRecord(
-            id: try row.decode("id"), state: try EnqueueBatch.decodeState(row), attempts: try row.decode("attempts"),
-            transactionID: try row.decode("transaction_id"), userID: try row.decode("user_id"),
-            productID: try row.decodeIfPresent("product_id"), orderID: try row.decodeIfPresent("order_id"),
-            runAt: try row.decode("run_at"), lockedBy: try row.decodeIfPresent("locked_by"),
-            appleStatus: try row.decodeIfPresent("apple_status"), appleEnvironment: try row.decodeIfPresent("apple_environment"),
-            lastError: try row.decodeIfPresent("last_error"), outcomeReason: try row.decodeIfPresent("outcome_reason"),
-            createdAt: try row.decode("created_at"), finishedAt: try row.decodeIfPresent("finished_at"))
-    }
-}

@@ -10,7 +10,7 @@ import ReceiptQueue
 /// | valid | grant (ledger decides granted / already granted) or rejected by `ReceiptMatch` |
 /// | reject (21003, 21010) | rejected |
 /// | retryLater, bounded (21002; retryable=false) | retry; rejected at the `boundedAttempts`-th such answer |
-/// | retryLater, other | retry with backoff until the `RetryPolicy` deadline, then failed |
+/// | retryLater, other | retry with backoff (the lifecycle gives up once the budget is spent) |
 /// | timedOut | timed_out (the scheduler requeues it) |
 /// | configurationError (21004) | released: not the receipt's fault |
 public struct AttemptDecision: Sendable {
@@ -35,31 +35,33 @@ public struct AttemptDecision: Sendable {
             status = response.status
             switch ReceiptMatch.decide(response, answeredBy: result.environment, lease: lease, rules: rules) {
             case .grant(let candidate): decision = .grant(candidate)
-            case .reject(let reason): decision = .outcome(.rejected(reason: reason))
+            case .reject(let reason): decision = .result(.rejected(reason: reason))
             }
         case .reject(let reason):
             status = reason == .notAuthentic ? 21003 : 21010
-            decision = .outcome(.rejected(reason: reason == .notAuthentic
+            decision = .result(.rejected(reason: reason == .notAuthentic
                 ? "Apple: receipt is not authentic (21003)" : "Apple: account not found (21010)"))
         case .retryLater(let reason):
             status = reason.appleStatus
             bounded = reason.isBounded
             // Only these answers count toward the bound: attempts lost to an outage do not.
             if bounded && lease.boundedAnswers + 1 >= boundedAttempts {
-                decision = .outcome(.rejected(reason: "Apple answered \(reason.summary) \(lease.boundedAnswers + 1) times"))
+                decision = .result(.rejected(reason: "Apple answered \(reason.summary) \(lease.boundedAnswers + 1) times"))
             } else {
-                decision = .outcome(retryPolicy.outcome(afterAttempt: lease.attempt, enqueuedAt: lease.createdAt, now: now,
-                                                        error: reason.summary, using: &random))
+                decision = .result(.retry(delayMilliseconds: delay(lease, now, &random), error: reason.summary))
             }
         case .timedOut:
-            decision = .outcome(retryPolicy.outcome(afterAttempt: lease.attempt, enqueuedAt: lease.createdAt, now: now,
-                                                    error: "Apple did not answer in time", timedOut: true, using: &random))
+            decision = .result(.timedOut(delayMilliseconds: delay(lease, now, &random), error: "Apple did not answer in time"))
         case .configurationError:
             status = 21004
-            decision = .outcome(.release)
+            decision = .result(.release)
         }
         return FinishedAttempt(lease: lease, decision: decision, appleStatus: status, appleEnvironment: result.environment.rawValue,
                                boundedAnswer: bounded)
+    }
+
+    private func delay<R: RandomNumberGenerator>(_ lease: JobLease, _ now: Date, _ random: inout R) -> Int64 {
+        retryPolicy.delayMilliseconds(afterAttempt: lease.attempt, createdAt: lease.budgetStart, now: now, using: &random)
     }
 }
 

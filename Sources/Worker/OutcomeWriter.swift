@@ -23,6 +23,7 @@ public final class OutcomeWriter: Sendable {
     }
 
     private let configuration: Configuration
+    private let lifecycle: JobLifecycle
     private let pool: PostgresPool
     private let worker: String
     private let metrics: WorkerMetrics
@@ -35,8 +36,10 @@ public final class OutcomeWriter: Sendable {
         var waiter: CheckedContinuation<Void, Never>?
     }
 
-    public init(pool: PostgresPool, worker: String, configuration: Configuration = .init(), metrics: WorkerMetrics, logger: Logger) {
+    public init(pool: PostgresPool, worker: String, lifecycle: JobLifecycle, configuration: Configuration = .init(),
+                metrics: WorkerMetrics, logger: Logger) {
         self.configuration = configuration
+        self.lifecycle = lifecycle
         self.pool = pool
         self.worker = worker
         self.metrics = metrics
@@ -115,8 +118,10 @@ public final class OutcomeWriter: Sendable {
     }
 
     private func record(_ batch: [FinishedAttempt]) async throws -> RecordOutcomes.Result {
-        let worker = self.worker, enforceOwner = configuration.enforceOwner
-        return try await pool.transaction { try RecordOutcomes.run(batch, worker: worker, enforceOwner: enforceOwner, on: $0) }
+        let worker = self.worker, enforceOwner = configuration.enforceOwner, lifecycle = self.lifecycle
+        return try await pool.transaction {
+            try RecordOutcomes.run(batch, worker: worker, lifecycle: lifecycle, enforceOwner: enforceOwner, on: $0)
+        }
     }
 
     /// A lasting error: write halves apart; a single attempt that still fails ends `failed`.
@@ -125,7 +130,7 @@ public final class OutcomeWriter: Sendable {
             let attempt = batch[0]
             logger.error("outcome cannot be written; the job ends failed", metadata: ["job": "\(attempt.lease.id)", "error": "\(error)"])
             var failed = attempt
-            failed.decision = .outcome(.failed(reason: "could not record the outcome: \(String(describing: error).prefix(200))"))
+            failed.decision = .result(.failed(reason: "could not record the outcome: \(String(describing: error).prefix(200))"))
             if (try? await record([failed])) == nil {
                 logger.error("job could not even be marked failed; its lease will expire", metadata: ["job": "\(attempt.lease.id)"])
             }

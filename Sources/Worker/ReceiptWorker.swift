@@ -34,6 +34,7 @@ public final class ReceiptWorker: Service, Sendable {
     private let database: PostgresConfiguration
     private let verifier: VerifyReceiptClient
     private let writer: OutcomeWriter
+    private let decision: AttemptDecision
     private let metrics: WorkerMetrics
     private let logger: Logger
     private let state: Mutex<LoopState>
@@ -45,13 +46,15 @@ public final class ReceiptWorker: Service, Sendable {
     public init(configuration: WorkerConfiguration, pool: PostgresPool, database: PostgresConfiguration,
                 verifier: VerifyReceiptClient, metrics: WorkerMetrics = WorkerMetrics(), logger: Logger) {
         self.configuration = configuration
-        self.queue = JobQueue(pool: pool)
+        self.decision = configuration.decision
+        self.queue = JobQueue(pool: pool, lifecycle: configuration.lifecycle)
         self.database = database
         self.verifier = verifier
         self.metrics = metrics
         self.logger = logger
-        self.writer = OutcomeWriter(pool: pool, worker: configuration.name, configuration: configuration.writer,
-                                    metrics: metrics, logger: logger)
+        self.writer = OutcomeWriter(pool: pool, worker: configuration.name,
+                                    lifecycle: configuration.lifecycle,
+                                    configuration: configuration.writer, metrics: metrics, logger: logger)
         let breakers = Dictionary(uniqueKeysWithValues: VerifyReceiptEnvironment.allCases.map {
             ($0, CircuitBreaker(configuration: configuration.breaker))
         })
@@ -172,7 +175,7 @@ public final class ReceiptWorker: Service, Sendable {
     /// Leases claimed but not sent (the breaker opened while their batch went out, or the worker
     /// is stopping): back to the queue at once, their attempt given back.
     private func release(_ leases: [JobLease]) {
-        for lease in leases { writer.submit(FinishedAttempt(lease: lease, decision: .outcome(.release))) }
+        for lease in leases { writer.submit(FinishedAttempt(lease: lease, decision: .result(.release))) }
         let remaining = state.withLock { state in
             state.inFlight -= leases.count
             return state.inFlight
@@ -206,14 +209,14 @@ public final class ReceiptWorker: Service, Sendable {
         do {
             result = try await verifier.verify(receiptData: lease.receiptData)
         } catch {
-            writer.submit(FinishedAttempt(lease: lease, decision: .outcome(.release)))   // shutdown: not attempted
+            writer.submit(FinishedAttempt(lease: lease, decision: .result(.release)))   // shutdown: not attempted
             return
         }
         metrics.appleLatency.recordNanoseconds(Int64(result.latency.seconds * 1e9))
         metrics.appleRequests(result.environment.rawValue).increment(by: result.calls)
         observe(result, sentAt: sent)
         var random = SystemRandomNumberGenerator()
-        writer.submit(configuration.decision.decide(result, lease: lease, now: Date(), using: &random))
+        writer.submit(decision.decide(result, lease: lease, now: Date(), using: &random))
     }
 
     /// Answers that mean our side or Apple's protocol changed (21000, a status not in Apple's

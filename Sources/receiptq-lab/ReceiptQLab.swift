@@ -1,5 +1,5 @@
-import CommandSupport
 import ArgumentParser
+import CommandSupport
 
 /// The lab: benchmarks, the chaos suite, the demo and test-only commands. Not shipped; it
 /// starts the product binary (`receiptq`, found beside it or at `RECEIPTQ_BIN`) as child

@@ -16,6 +16,7 @@ struct ReceiptQ: AsyncParsableCommand {
             WorkerCommand.self,
             SchedulerCommand.self,
             Stats.self,
+            RedriveCommand.self,
             EnqueueCommand.self,
             FakeAppStoreCommand.self,
         ]

@@ -1,12 +1,13 @@
-import CommandSupport
 import API
 import ArgumentParser
+import CommandSupport
 import Foundation
 import HTTPClient
 import Logging
 import Postgres
-import ReceiptQueueTesting
+import PostgresTesting
 import ReceiptQueue
+import ReceiptQueueTesting
 import ServiceLifecycle
 
 /// `receiptq-lab bench api`: accepted receipts per second and latency through the real HTTP API, with
@@ -66,7 +67,7 @@ struct BenchAPI: AsyncParsableCommand {
         LogSetup.bootstrap(label: "receiptq.benchapi", defaultLevel: .error)
         let files = try migrations.load()
         let server = try database.configuration(applicationName: "receiptq-bench-api")
-        let scratch = try await ScratchDatabase.create(server: server, purpose: "api", migrations: files)
+        let scratch = try await ScratchDatabase.migrated(server: server, purpose: "api", migrations: files)
         do {
             let grouped = try await measure(scratch: scratch, migrations: files, groupCommit: true, seed: "g")
             let single = try await measure(scratch: scratch, migrations: files, groupCommit: false, seed: "s")

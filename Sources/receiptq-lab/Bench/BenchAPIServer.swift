@@ -1,12 +1,14 @@
-import CommandSupport
 import API
 import ArgumentParser
+import CommandSupport
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 import Logging
 import Postgres
+import PostgresTesting
 import ReceiptQueue
 import ReceiptQueueTesting
 import ServiceLifecycle

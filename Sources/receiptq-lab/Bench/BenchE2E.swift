@@ -1,8 +1,9 @@
-import CommandSupport
 import ArgumentParser
+import CommandSupport
 import FakeAppStore
 import Foundation
 import Postgres
+import PostgresTesting
 import ReceiptQueue
 import ReceiptQueueTesting
 
@@ -53,7 +54,7 @@ struct BenchE2E: AsyncParsableCommand {
     func run() async throws {
         LogSetup.bootstrap(label: "receiptq.bench", defaultLevel: .error)
         let server = try database.configuration(applicationName: "receiptq-bench")
-        let scratch = try await ScratchDatabase.create(server: server, purpose: "e2e", migrations: try migrations.load())
+        let scratch = try await ScratchDatabase.migrated(server: server, purpose: "e2e", migrations: try migrations.load())
         do {
             let result = try await measure(scratch)
             await scratch.drop(keep: keepDatabase)

@@ -1,6 +1,7 @@
 import CommandSupport
 import FakeAppStore
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

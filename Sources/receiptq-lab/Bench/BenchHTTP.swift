@@ -1,6 +1,6 @@
-import CommandSupport
 import AppStore
 import ArgumentParser
+import CommandSupport
 import FakeAppStore
 import Foundation
 import HTTPClient

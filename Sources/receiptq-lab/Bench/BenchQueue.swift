@@ -1,9 +1,10 @@
-import CommandSupport
 import ArgumentParser
+import CommandSupport
 import Foundation
 import Postgres
-import ReceiptQueueTesting
+import PostgresTesting
 import ReceiptQueue
+import ReceiptQueueTesting
 
 /// `receiptq-lab bench queue`: how fast the queue itself moves no-op jobs, against a baseline of one
 /// plain single-row UPDATE + commit per job measured in the same run on the same server. Runs
@@ -44,7 +45,7 @@ struct BenchQueue: AsyncParsableCommand {
     func run() async throws {
         LogSetup.bootstrap(label: "receiptq.benchqueue", defaultLevel: .error)
         let server = try database.configuration(applicationName: "receiptq-bench")
-        let scratch = try await ScratchDatabase.create(server: server, purpose: "queue", migrations: try migrations.load())
+        let scratch = try await ScratchDatabase.migrated(server: server, purpose: "queue", migrations: try migrations.load())
         let pool = PostgresPool(configuration: scratch.configuration, size: claimers)
         do {
             let result = try await measure(pool: pool)
@@ -87,7 +88,9 @@ struct BenchQueue: AsyncParsableCommand {
                     while true {
                         let leases = try await queue.claim(limit: batch, worker: worker, lease: .seconds(300))
                         if leases.isEmpty { return done }
-                        let result = try await queue.complete(leases.map { JobCompletion(lease: $0, outcome: .granted) }, worker: worker)
+                        // The workers' write path: lock the leases, end the jobs, one transaction.
+                        let result = try await queue.record(leases.map { FinishedAttempt(lease: $0, decision: .result(.rejected(reason: "bench: no-op job"))) },
+                                                            worker: worker)
                         done += result.completed.count
                     }
                 }

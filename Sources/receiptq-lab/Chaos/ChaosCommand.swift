@@ -1,12 +1,13 @@
-import CommandSupport
 import API
 import ArgumentParser
+import CommandSupport
 import FakeAppStore
 import Foundation
 import HTTPClient
 import Postgres
-import ReceiptQueueTesting
+import PostgresTesting
 import ReceiptQueue
+import ReceiptQueueTesting
 
 /// `receiptq-lab chaos`: the whole system on this machine under a scripted fault plan, then a check
 /// of the invariants operators care about — nothing lost, nothing granted twice, nothing stuck,
@@ -77,7 +78,7 @@ struct ChaosCommand: AsyncParsableCommand {
     func run() async throws {
         LogSetup.bootstrap(label: "receiptq.chaos", defaultLevel: .error)
         let server = try database.configuration(applicationName: "receiptq-chaos")
-        let scratch = try await ScratchDatabase.create(server: server, purpose: "chaos", migrations: try migrations.load())
+        let scratch = try await ScratchDatabase.migrated(server: server, purpose: "chaos", migrations: try migrations.load())
         let report: ChaosReport
         do {
             report = try await play(scratch)

@@ -1,5 +1,6 @@
 import CommandSupport
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif

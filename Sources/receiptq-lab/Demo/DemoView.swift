@@ -1,5 +1,6 @@
 import CommandSupport
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -1,6 +1,6 @@
-import CommandSupport
 import API
 import ArgumentParser
+import CommandSupport
 import Foundation
 import HTTPClient
 import ServiceLifecycle
@@ -15,63 +15,61 @@ struct ApiCommand: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var migrations: MigrationsOptions
 
-    @Option(help: "Address to listen on. Default: $RECEIPTQ_API_HOST or 127.0.0.1.")
+    private static let defaults = APIConfiguration()
+
+    @Option(help: "Address to listen on. Or $RECEIPTQ_API_HOST. Default: \(defaults.host).")
     var host: String?
 
-    @Option(help: "Port to listen on (0: any free port). Default: $RECEIPTQ_API_PORT or 8080.")
+    @Option(help: "Port to listen on (0: any free port). Or $RECEIPTQ_API_PORT. Default: \(defaults.port).")
     var port: Int?
 
-    @Option(help: "File of hex SHA-256 token digests (one per line, # comments). Default: $RECEIPTQ_API_TOKENS (comma-separated).")
+    @Option(help: "File of hex SHA-256 token digests (one per line, # comments). Or $RECEIPTQ_API_TOKENS (comma-separated).")
     var tokensFile: String?
 
-    @Option(help: "Largest receipt_data accepted, in bytes.")
-    var maxReceiptBytes = 512 * 1024
+    @Option(help: "Largest receipt_data accepted, in bytes. Default: \(defaults.maxReceiptBytes).")
+    var maxReceiptBytes: Int?
 
-    @Option(help: "Requests per second per token (0: no limit).")
-    var rateLimit: Double = 2_000
+    @Option(help: "Requests per second per token (0: no limit). Default: \(Int(defaults.rateLimitPerSecond)).")
+    var rateLimit: Double?
 
-    @Option(help: "Burst allowed per token above the rate.")
-    var rateBurst: Double = 4_000
+    @Option(help: "Burst allowed per token above the rate. Default: \(Int(defaults.rateLimitBurst)).")
+    var rateBurst: Double?
 
-    @Option(help: "Database connections (each with its own thread).")
-    var poolSize = 8
+    @Option(help: "Database connections (each with its own thread). Default: \(defaults.poolSize).")
+    var poolSize: Int?
 
-    @Option(help: "Close a connection that sends no complete request part for this long (idle keep-alive, slowloris).")
-    var idleTimeout: Duration = .seconds(20)
+    @Option(help: "Close a connection that sends no complete request part for this long (idle keep-alive, slowloris). Default: \(defaults.idleTimeout.argumentText).")
+    var idleTimeout: Duration?
 
     @Flag(help: "Insert each receipt in its own statement and commit (for comparison only).")
     var noGroupCommit = false
 
-    func validate() throws {
-        guard maxReceiptBytes > 0 else { throw ValidationError("--max-receipt-bytes must be positive") }
-        guard rateLimit >= 0, rateBurst >= 1 else { throw ValidationError("--rate-limit must be ≥ 0 and --rate-burst ≥ 1") }
-        guard (1...256).contains(poolSize) else { throw ValidationError("--pool-size must be 1…256") }
-        if let port, !(0...65_535).contains(port) { throw ValidationError("--port must be 0…65535") }
-        guard idleTimeout >= .seconds(1) else { throw ValidationError("--idle-timeout must be at least 1s") }
+    /// The configuration from options, then the environment, then the defaults; validated.
+    func settings(_ environment: EnvironmentReader) throws -> APIConfiguration {
+        var settings = APIConfiguration()
+        settings.host = host ?? environment.string("RECEIPTQ_API_HOST") ?? settings.host
+        settings.port = try port ?? environment.int("RECEIPTQ_API_PORT", in: 0...65_535) ?? settings.port
+        settings.tokens = try loadTokens(environment)
+        settings.maxReceiptBytes = maxReceiptBytes ?? settings.maxReceiptBytes
+        settings.rateLimitPerSecond = rateLimit ?? settings.rateLimitPerSecond
+        settings.rateLimitBurst = rateBurst ?? settings.rateLimitBurst
+        settings.poolSize = poolSize ?? settings.poolSize
+        settings.groupCommit.enabled = !noGroupCommit
+        settings.idleTimeout = idleTimeout ?? settings.idleTimeout
+        do {
+            try settings.validate()
+        } catch {
+            throw ConfigurationError("\(error)")
+        }
+        return settings
     }
 
     func run() async throws {
+        let environment = EnvironmentReader()
+        let settings = try settings(environment)
         let logger = LogSetup.bootstrap(label: "receiptq.api")
         // Each client connection is a descriptor: thousands of them (slow clients included) need more than 1,024.
         FileDescriptorLimit.raise(to: 16_384, logger: logger)
-        let environment = ProcessInfo.processInfo.environment
-        var settings = APIConfiguration()
-        settings.host = host ?? environment["RECEIPTQ_API_HOST"] ?? settings.host
-        if let port {
-            settings.port = port
-        } else if let text = environment["RECEIPTQ_API_PORT"] {
-            guard let value = Int(text), (0...65_535).contains(value) else {
-                throw ConfigurationError("RECEIPTQ_API_PORT must be a port number")
-            }
-            settings.port = value
-        }
-        settings.tokens = try loadTokens(environment)
-        settings.maxReceiptBytes = maxReceiptBytes
-        settings.rateLimitPerSecond = rateLimit
-        settings.rateLimitBurst = rateBurst
-        settings.poolSize = poolSize
-        settings.groupCommit.enabled = !noGroupCommit
-        settings.idleTimeout = idleTimeout
         let files = try migrations.load()
         let config = try database.configuration(applicationName: "receiptq-api-\(getpid())")
 
@@ -83,7 +81,7 @@ struct ApiCommand: AsyncParsableCommand {
     }
 
     /// Digests only; the command refuses to start with none (every request would be a 401).
-    private func loadTokens(_ environment: [String: String]) throws -> TokenDigests {
+    private func loadTokens(_ environment: EnvironmentReader) throws -> TokenDigests {
         let text: String
         let source: String
         if let tokensFile {
@@ -92,7 +90,7 @@ struct ApiCommand: AsyncParsableCommand {
             }
             source = "--tokens-file"
         } else {
-            text = environment["RECEIPTQ_API_TOKENS"] ?? ""
+            text = environment.string("RECEIPTQ_API_TOKENS") ?? ""
             source = "RECEIPTQ_API_TOKENS"
         }
         let tokens: TokenDigests

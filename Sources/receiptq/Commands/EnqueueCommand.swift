@@ -1,5 +1,5 @@
-import CommandSupport
 import ArgumentParser
+import CommandSupport
 import Foundation
 import Postgres
 import ReceiptQueue

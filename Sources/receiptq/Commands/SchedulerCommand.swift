@@ -1,5 +1,5 @@
-import CommandSupport
 import ArgumentParser
+import CommandSupport
 import Foundation
 import Postgres
 import ReceiptQueue
@@ -12,41 +12,47 @@ struct SchedulerCommand: AsyncParsableCommand {
         commandName: "scheduler",
         abstract: "Requeue expired leases and timed-out verifications; prune finished jobs (one leader at a time).")
 
+    private static let defaults = Scheduler.Configuration()
+
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: "Time between ticks (e.g. 2s, 500ms).")
-    var interval: Duration = .seconds(2)
+    @Option(help: "Time between ticks. Default: \(defaults.interval.argumentText).")
+    var interval: Duration?
 
-    @Option(help: "Rows per maintenance statement.")
-    var batchSize: Int = 1000
+    @Option(help: "Rows per maintenance statement. Default: \(defaults.batchSize).")
+    var batchSize: Int?
 
-    @Option(help: "Delete finished jobs older than this (e.g. 30d); 0s keeps them forever.")
-    var retention: Duration = .seconds(30 * 86_400)
+    @Option(help: "Delete finished jobs older than this; 0s keeps them forever. Default: \((defaults.retention ?? .zero).argumentText).")
+    var retention: Duration?
 
-    @Option(help: "Give up on a job this long after it was enqueued.")
-    var retryDeadline: Duration = .seconds(72 * 3600)
+    @Option(help: "Give up on a job this long after it was enqueued (the workers' setting too). Default: \(defaults.budget.deadline.argumentText).")
+    var retryDeadline: Duration?
 
-    @Option(help: "Give up on a job after this many attempts.")
-    var maxAttempts: Int = 1000
+    @Option(help: "Give up on a job after this many attempts. Default: \(defaults.budget.maxAttempts).")
+    var maxAttempts: Int?
 
-    func validate() throws {
-        guard interval > .zero else { throw ValidationError("--interval must be positive") }
-        guard batchSize > 0 else { throw ValidationError("--batch-size must be positive") }
-        guard maxAttempts > 0 else { throw ValidationError("--max-attempts must be positive") }
+    func settings() throws -> Scheduler.Configuration {
+        var settings = Scheduler.Configuration()
+        settings.interval = interval ?? settings.interval
+        settings.batchSize = batchSize ?? settings.batchSize
+        if let retention { settings.retention = retention == .zero ? nil : retention }
+        settings.budget.deadline = retryDeadline ?? settings.budget.deadline
+        settings.budget.maxAttempts = maxAttempts ?? settings.budget.maxAttempts
+        do {
+            try settings.validate()
+        } catch {
+            throw ConfigurationError("\(error)")
+        }
+        return settings
     }
 
     func run() async throws {
+        let settings = try settings()
         let logger = LogSetup.bootstrap(label: "receiptq.scheduler")
         let config = try database.configuration(applicationName: "receiptq-scheduler-\(getpid())")
-        var settings = ReceiptQueue.Scheduler.Configuration()
-        settings.interval = interval
-        settings.batchSize = batchSize
-        settings.retention = retention == .zero ? nil : retention
-        settings.retryPolicy.deadline = retryDeadline
-        settings.retryPolicy.maxAttempts = maxAttempts
-        let scheduler = ReceiptQueue.Scheduler(database: config, configuration: settings, logger: logger)
+        let scheduler = Scheduler(database: config, configuration: settings, logger: logger)
         let group = ServiceGroup(services: [scheduler], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-        logger.info("scheduler starting", metadata: ["database": "\(config.redacted)", "interval": "\(interval)"])
+        logger.info("scheduler starting", metadata: ["database": "\(config.redacted)", "interval": "\(settings.interval.argumentText)"])
         try await group.run()
     }
 }

@@ -1,6 +1,6 @@
-import CommandSupport
 import AppStore
 import ArgumentParser
+import CommandSupport
 import Foundation
 import HTTPClient
 import Postgres
@@ -10,59 +10,64 @@ import Worker
 
 /// `receiptq worker`: verifies queued receipts with Apple. Scale out by running more of them,
 /// on any number of machines; each needs a unique `--name` (default: host-pid).
+///
+/// Each option overrides its environment variable, which overrides `WorkerConfiguration`'s
+/// default (the only place defaults are written).
 struct WorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "worker",
         abstract: "Claim receipts, verify them with Apple, grant each purchase exactly once.")
 
+    private static let defaults = WorkerConfiguration.defaults
+
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: "Verifications in flight at most. Default: $RECEIPTQ_WORKER_CONCURRENCY or 2000.")
-    var concurrency: Int?
+    @Option(name: .customLong("bundle-ids"), help: "Comma-separated bundle ids of your apps (required). Or $RECEIPTQ_BUNDLE_IDS.")
+    var bundleIDs: String?
 
     @Option(help: "Worker name in locked_by (unique per process). Default: host-pid.")
     var name: String?
 
-    @Option(help: "Apple production verifyReceipt URL. Default: $RECEIPTQ_APPLE_PRODUCTION_URL or Apple's.")
+    @Option(help: "Verifications in flight at most. Or $RECEIPTQ_WORKER_CONCURRENCY. Default: \(defaults.concurrency).")
+    var concurrency: Int?
+
+    @Option(help: "Apple production verifyReceipt URL. Or $RECEIPTQ_APPLE_PRODUCTION_URL. Default: \(defaults.apple.productionURL).")
     var appleProductionURL: String?
 
-    @Option(help: "Apple sandbox verifyReceipt URL. Default: $RECEIPTQ_APPLE_SANDBOX_URL or Apple's.")
+    @Option(help: "Apple sandbox verifyReceipt URL. Or $RECEIPTQ_APPLE_SANDBOX_URL. Default: \(defaults.apple.sandboxURL).")
     var appleSandboxURL: String?
 
-    @Option(name: .customLong("bundle-ids"), help: "Comma-separated bundle ids of your apps (required). Default: $RECEIPTQ_BUNDLE_IDS.")
-    var bundleIDs: String?
+    @Option(help: "Time allowed for one call to Apple before the job is marked timed_out. Default: \(defaults.apple.requestTimeout.argumentText).")
+    var appleTimeout: Duration?
 
-    @Option(help: "Time allowed for one call to Apple before the job is marked timed_out.")
-    var appleTimeout: Duration = .seconds(15)
+    @Option(help: "How long a claimed job is this worker's (must exceed two Apple calls plus 5 s). Default: \(defaults.lease.argumentText).")
+    var lease: Duration?
 
-    @Option(help: "How long a claimed job is this worker's (must exceed two Apple calls).")
-    var lease: Duration = .seconds(60)
+    @Option(help: "Look at the queue this often even without a notification. Default: \(defaults.pollInterval.argumentText).")
+    var pollInterval: Duration?
 
-    @Option(help: "Look at the queue this often even without a notification.")
-    var pollInterval: Duration = .seconds(1)
+    @Option(help: "On SIGTERM, time for in-flight verifications before the rest are released. Default: \(defaults.shutdownDeadline.argumentText).")
+    var shutdownDeadline: Duration?
 
-    @Option(help: "On SIGTERM, time for in-flight verifications before the rest are released.")
-    var shutdownDeadline: Duration = .seconds(20)
+    @Option(help: "After a lull, a large claim sends 20 requests first and the rest only if Apple has not failed them this long after (0s: never wait). Default: \(defaults.canaryWindow.argumentText).")
+    var canaryWindow: Duration?
 
-    @Option(help: "After a lull, a large claim sends 20 requests first and the rest only if Apple has not failed them this long after (0: never wait).")
-    var canaryWindow: Duration = .milliseconds(500)
+    @Option(help: "Give up on Apple-side trouble this long after enqueue. Default: \(defaults.retry.budget.deadline.argumentText).")
+    var retryDeadline: Duration?
 
-    @Option(help: "Give up on Apple-side trouble this long after enqueue.")
-    var retryDeadline: Duration = .seconds(72 * 3600)
+    @Option(help: "Give up after this many attempts. Default: \(defaults.retry.budget.maxAttempts).")
+    var maxAttempts: Int?
 
-    @Option(help: "Give up after this many attempts.")
-    var maxAttempts = 1000
-
-    @Option(help: "Attempts for answers that may mean a bad receipt (21002) before rejecting.")
-    var boundedAttempts = 3
+    @Option(help: "Answers that may mean a bad receipt (21002) before rejecting. Default: \(defaults.boundedAttempts).")
+    var boundedAttempts: Int?
 
     @Option(help: "PEM file of CAs to verify Apple's TLS certificate (default: the system's).")
     var caBundle: String?
 
-    @Option(help: "Serve Prometheus metrics on this port at /metrics (0: off). Default: $RECEIPTQ_METRICS_PORT or 0.")
+    @Option(help: "Serve Prometheus metrics on this port at /metrics (0: off). Or $RECEIPTQ_METRICS_PORT. Default: 0.")
     var metricsPort: Int?
 
-    @Option(help: "Address for the metrics endpoint.")
+    @Option(help: "Address for the metrics endpoint. Default: 127.0.0.1.")
     var metricsHost = "127.0.0.1"
 
     @Flag(help: "Reject receipts verified in Apple's sandbox (default: accept and mark environment=Sandbox). Or $RECEIPTQ_REJECT_SANDBOX=1.")
@@ -71,72 +76,55 @@ struct WorkerCommand: AsyncParsableCommand {
     @Flag(help: "Allow one original transaction to be granted to several users (default: reject 'owned by another account').")
     var allowSharedOriginalTransactions = false
 
-    func validate() throws {
-        if let concurrency, !(1...100_000).contains(concurrency) { throw ValidationError("--concurrency must be 1…100000") }
-        guard appleTimeout > .zero else { throw ValidationError("--apple-timeout must be positive") }
-        guard lease > appleTimeout * 2 + .seconds(5) else {
-            throw ValidationError("--lease must exceed twice --apple-timeout plus 5 s (an environment switch makes two calls)")
+    /// The configuration from options, then the environment, then the defaults; validated.
+    func settings(_ environment: EnvironmentReader) throws -> WorkerConfiguration {
+        var settings = WorkerConfiguration(
+            name: name ?? "\(ProcessInfo.processInfo.hostName)-\(getpid())",
+            bundleIDs: Set(bundleIDs.map(EnvironmentReader.split) ?? environment.list("RECEIPTQ_BUNDLE_IDS") ?? []))
+        settings.concurrency = try concurrency ?? environment.int("RECEIPTQ_WORKER_CONCURRENCY", in: 1...100_000) ?? settings.concurrency
+        settings.acceptSandbox = !(try rejectSandbox || environment.flag("RECEIPTQ_REJECT_SANDBOX") == true)
+        settings.apple.productionURL = appleProductionURL ?? environment.string("RECEIPTQ_APPLE_PRODUCTION_URL") ?? settings.apple.productionURL
+        settings.apple.sandboxURL = appleSandboxURL ?? environment.string("RECEIPTQ_APPLE_SANDBOX_URL") ?? settings.apple.sandboxURL
+        settings.apple.sharedSecret = environment.string("RECEIPTQ_SHARED_SECRET")
+        settings.apple.requestTimeout = appleTimeout ?? settings.apple.requestTimeout
+        settings.lease = lease ?? settings.lease
+        settings.pollInterval = pollInterval ?? settings.pollInterval
+        settings.shutdownDeadline = shutdownDeadline ?? settings.shutdownDeadline
+        settings.canaryWindow = canaryWindow ?? settings.canaryWindow
+        settings.retry.budget.deadline = retryDeadline ?? settings.retry.budget.deadline
+        settings.retry.budget.maxAttempts = maxAttempts ?? settings.retry.budget.maxAttempts
+        settings.boundedAttempts = boundedAttempts ?? settings.boundedAttempts
+        settings.writer.enforceOwner = !allowSharedOriginalTransactions
+        do {
+            try settings.validate()
+        } catch {
+            throw ConfigurationError("\(error)")
         }
-        guard canaryWindow >= .zero, canaryWindow < .seconds(10) else { throw ValidationError("--canary-window must be within [0, 10s)") }
-        guard boundedAttempts > 0, maxAttempts > 0 else { throw ValidationError("--bounded-attempts and --max-attempts must be positive") }
+        return settings
     }
 
     func run() async throws {
+        let environment = EnvironmentReader()
+        let settings = try settings(environment)
         let logger = LogSetup.bootstrap(label: "receiptq.worker")
-        let environment = ProcessInfo.processInfo.environment
-        let bundles = Set((bundleIDs ?? environment["RECEIPTQ_BUNDLE_IDS"] ?? "")
-            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
-        guard !bundles.isEmpty else {
-            throw ConfigurationError("--bundle-ids / RECEIPTQ_BUNDLE_IDS is required: the bundle ids of your apps (receipts of other apps are rejected)")
-        }
-        let slots: Int
-        if let concurrency {
-            slots = concurrency
-        } else if let text = environment["RECEIPTQ_WORKER_CONCURRENCY"] {
-            guard let value = Int(text), (1...100_000).contains(value) else {
-                throw ConfigurationError("RECEIPTQ_WORKER_CONCURRENCY must be a number 1…100000")
-            }
-            slots = value
-        } else {
-            slots = 2000
-        }
-        let workerName = name ?? "\(ProcessInfo.processInfo.hostName)-\(getpid())"
         let databaseConfiguration = try database.configuration(applicationName: "receiptq-worker-\(getpid())")
-        let acceptSandbox = !(rejectSandbox || ["1", "true", "yes"].contains(environment["RECEIPTQ_REJECT_SANDBOX"]?.lowercased() ?? ""))
-
-        var retry = RetryPolicy()
-        retry.deadline = retryDeadline
-        retry.maxAttempts = maxAttempts
-        var settings = WorkerConfiguration(
-            name: workerName,
-            decision: AttemptDecision(rules: .init(bundleIDs: bundles, acceptSandbox: acceptSandbox),
-                                      retryPolicy: retry, boundedAttempts: boundedAttempts))
-        settings.concurrency = slots
-        settings.lease = lease
-        settings.pollInterval = pollInterval
-        settings.shutdownDeadline = shutdownDeadline
-        settings.canaryWindow = canaryWindow
-        settings.writer.enforceOwner = !allowSharedOriginalTransactions
+        let port = try metricsPort ?? environment.int("RECEIPTQ_METRICS_PORT", in: 0...65_535) ?? 0
+        guard (0...65_535).contains(port) else { throw ConfigurationError("--metrics-port must be 0…65535") }
 
         // Every in-flight verification holds a socket; running out shows up as connect failures.
-        FileDescriptorLimit.raise(to: slots + 1024, logger: logger)
+        FileDescriptorLimit.raise(to: settings.concurrency + 1024, logger: logger)
         let http = HTTPClient(configuration: HTTPClientConfiguration(
-            maxTotalConnections: slots, defaultTimeout: appleTimeout, caBundlePath: caBundle, maxIdleEasyHandles: slots))
-        let verifier = VerifyReceiptClient(httpClient: http, configuration: VerifyReceiptClientConfiguration(
-            productionURL: appleProductionURL ?? environment["RECEIPTQ_APPLE_PRODUCTION_URL"] ?? "https://buy.itunes.apple.com/verifyReceipt",
-            sandboxURL: appleSandboxURL ?? environment["RECEIPTQ_APPLE_SANDBOX_URL"] ?? "https://sandbox.itunes.apple.com/verifyReceipt",
-            sharedSecret: environment["RECEIPTQ_SHARED_SECRET"].flatMap { $0.isEmpty ? nil : $0 },
-            requestTimeout: appleTimeout))
+            maxTotalConnections: settings.concurrency, defaultTimeout: settings.apple.requestTimeout, caBundlePath: caBundle,
+            maxIdleEasyHandles: settings.concurrency))
+        let verifier = VerifyReceiptClient(httpClient: http, configuration: settings.apple)
         let pool = PostgresPool(configuration: databaseConfiguration, size: 3, logger: logger)
         let worker = ReceiptWorker(configuration: settings, pool: pool, database: databaseConfiguration,
                                    verifier: verifier, logger: logger)
         logger.info("worker configuration", metadata: [
-            "database": "\(databaseConfiguration.redacted)", "bundle_ids": "\(bundles.sorted())",
-            "accept_sandbox": "\(acceptSandbox)", "shared_secret": "\(environment["RECEIPTQ_SHARED_SECRET"]?.isEmpty == false ? "set" : "not set")",
+            "database": "\(databaseConfiguration.redacted)", "bundle_ids": "\(settings.bundleIDs.sorted())",
+            "accept_sandbox": "\(settings.acceptSandbox)", "shared_secret": "\(settings.apple.sharedSecret == nil ? "not set" : "set")",
         ])
         var services: [any Service] = [worker]
-        let port = metricsPort ?? environment["RECEIPTQ_METRICS_PORT"].flatMap { Int($0) } ?? 0
-        guard (0...65_535).contains(port) else { throw ConfigurationError("--metrics-port / RECEIPTQ_METRICS_PORT must be 0…65535") }
         if port > 0 {
             services.append(MetricsEndpoint.bootstrap(host: metricsHost, port: port, logger: logger))
         }

@@ -1,0 +1,34 @@
+/// What can happen to a job. Each event is carried out by one statement, and each statement's
+/// SQL is tested to agree with `JobLifecycle.next` (`LifecycleAgreementTests`). Giving up is not
+/// an event of its own: it is where a retry, an expired lease or a due timeout leads once the
+/// `RetryBudget` is spent, or a worker's `AttemptResult.failed`.
+public enum JobEvent: Sendable, Hashable {
+    /// A worker leases a due `queued` job (`ClaimBatch`); `attempts` goes up by one.
+    case claim
+    /// The lease holder writes how its attempt ended (`RecordOutcomes`, fenced by lease and attempt).
+    case complete(AttemptEnd)
+    /// The lease ran out: the worker died, hung or lost the database (`RescueExpiredLeases`).
+    case leaseExpired
+    /// A `timed_out` job's `run_at` has come (`RequeueTimedOut`).
+    case timedOutDue
+    /// The lease holder hands the job back unattempted (shutdown, or the breaker opened while its
+    /// claim went out); its attempt is given back, so the budget is untouched.
+    case release
+    /// Ops put a `failed` job back in the queue (`RedriveFailedJobs`) once the cause is fixed.
+    case redrive
+}
+
+/// How one attempt ended, as far as the job's state is concerned. `granted` and
+/// `alreadyGranted` are decided by the ledger inside the completing transaction, never reported
+/// by a worker (see `AttemptResult`).
+public enum AttemptEnd: String, Sendable, Hashable, CaseIterable {
+    case granted
+    case alreadyGranted
+    case rejected
+    case failed
+    /// Try again after a delay: `queued`, unless the retry budget is spent.
+    case retry
+    /// Apple did not answer in time: `timed_out` (the scheduler requeues it), unless the retry
+    /// budget is spent.
+    case timedOut
+}

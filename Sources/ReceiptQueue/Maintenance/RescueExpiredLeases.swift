@@ -1,0 +1,41 @@
+import Postgres
+
+/// `JobEvent.leaseExpired`: puts jobs whose lease expired (their worker died, hung, or lost the
+/// database) back in the queue, or ends them `failed` when their retry budget is spent (a job
+/// that kills every worker that takes it must not circulate forever).
+///
+/// Guarded: rows are locked `FOR UPDATE SKIP LOCKED` and re-checked, so a job completed by its
+/// worker at the same moment keeps its outcome. Served by `jobs_lease_idx` (partial,
+/// state = 'verifying', on locked_until). Bounded: at most `limit` rows per statement.
+public enum RescueExpiredLeases {
+    static let sql = """
+        WITH expired AS (
+            SELECT id, locked_by, \(RetryBudget.sqlIsSpent(maxAttemptsParameter: 2, deadlineParameter: 3, table: "jobs")) AS give_up
+            FROM receiptq.jobs
+            WHERE state = 'verifying' AND locked_until < now()
+            ORDER BY locked_until
+            LIMIT $1
+            FOR UPDATE SKIP LOCKED
+        )
+        UPDATE receiptq.jobs AS j
+        SET state = CASE WHEN e.give_up THEN 'failed' ELSE 'queued' END,
+            finished_at = CASE WHEN e.give_up THEN now() END,
+            outcome_reason = CASE WHEN e.give_up
+                THEN 'gave up: lease of attempt ' || j.attempts || ' expired (worker ' || e.locked_by || ')' END,
+            run_at = now(),
+            locked_by = NULL,
+            locked_until = NULL,
+            last_error = 'lease expired (worker ' || e.locked_by || ')',
+            updated_at = now()
+        FROM expired AS e
+        WHERE j.id = e.id AND j.state = 'verifying'
+        RETURNING j.id, j.state
+        """
+
+    /// Rescues at most `limit` jobs; returns (requeued, failed).
+    public static func run(limit: Int, budget: RetryBudget, on connection: PostgresConnection) throws -> (requeued: Int, failed: Int) {
+        let rows = try connection.query(sql, [limit, budget.maxAttempts, budget.deadline.milliseconds])
+        let failed = rows.filter { $0["state"] == JobState.failed.rawValue }.count
+        return (rows.count - failed, failed)
+    }
+}

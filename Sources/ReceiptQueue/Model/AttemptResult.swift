@@ -1,0 +1,18 @@
+/// How an attempt ended, as a worker reports it. There is no "granted" here on purpose: a
+/// worker hands over a `GrantCandidate`, and only the ledger, inside the completing transaction,
+/// decides granted or already granted (invariant 2). Each case maps to an `AttemptEnd` of the
+/// lifecycle; `JobLifecycle` turns a retry into `failed` once the budget is spent.
+public enum AttemptResult: Sendable, Hashable {
+    /// Apple says the purchase is not valid. Terminal.
+    case rejected(reason: String)
+    /// Give up now (the outcome cannot be recorded, a per-answer budget ran out). Terminal;
+    /// kept for ops and re-drivable.
+    case failed(reason: String)
+    /// Back to `queued`, claimable again after `delayMilliseconds`.
+    case retry(delayMilliseconds: Int64, error: String)
+    /// Apple did not answer in time: `timed_out`; the scheduler requeues it after `delayMilliseconds`.
+    case timedOut(delayMilliseconds: Int64, error: String)
+    /// Not attempted after all (shutdown, breaker opened): back to `queued` now, the attempt
+    /// given back.
+    case release
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Postgres
+
+/// Writes a batch of finished attempts — grants and job outcomes together — inside the caller's
+/// transaction, so a grant exists if and only if its job ended `granted` (invariant 2).
+///
+/// 1. Locks the batch's jobs that are still this worker's lease at the named attempt (primary
+///    key, in id order so workers never wait on each other in a cycle). The rest lost their lease.
+/// 2. Calls `receiptq.record_grant` for each grant of a held job, sorted by original transaction
+///    (the order of its advisory locks): granted, already granted, or rejected.
+/// 3. Ends every held job with `CompleteBatch`, in the state `JobLifecycle` gives its outcome.
+public enum RecordOutcomes {
+    static let lockSQL = """
+        SELECT j.id
+        FROM receiptq.jobs AS j
+        JOIN unnest($1::bigint[], $2::int[]) AS l(id, attempt) ON j.id = l.id AND j.attempts = l.attempt
+        WHERE j.locked_by = $3   -- implies state = 'verifying' (jobs_lease_check); keeps the plan on the primary key
+        ORDER BY j.id
+        FOR UPDATE OF j
+        """
+
+    static let grantSQL = """
+        SELECT c.job_id, g.result, g.matched_order_id, g.unmatched
+        FROM (
+            SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::bigint[],
+                                 $8::text[], $9::text[])
+                AS c(job_id, transaction_id, original_transaction_id, user_id, product_id, quantity, purchase_ms,
+                     environment, order_id)
+            ORDER BY original_transaction_id, transaction_id
+        ) AS c
+        CROSS JOIN LATERAL receiptq.record_grant(
+            c.job_id, c.transaction_id, c.original_transaction_id, c.user_id, c.product_id, c.quantity,
+            to_timestamp(c.purchase_ms / 1000.0), c.environment, c.order_id, $10) AS g
+        """
+
+    public struct Result: Sendable, Equatable {
+        /// How each held job's attempt was recorded (after the lifecycle: a retry whose budget
+        /// is spent shows as `failed`).
+        public var outcomes: [Int64: JobOutcome]
+        /// Grants recorded without a matching order (for ops to reconcile).
+        public var unmatchedGrants: Int
+        /// Attempts refused by the fence: their job is no longer this lease's.
+        public var lostLease: Set<Int64>
+
+        /// Jobs whose attempt was written.
+        public var completed: Set<Int64> { Set(outcomes.keys) }
+    }
+
+    /// - Parameters:
+    ///   - lifecycle: decides each job's next state (and gives up retries whose budget is spent).
+    ///   - enforceOwner: reject a transaction whose original transaction is already granted to
+    ///     another user ("owned by another account").
+    ///   - now: the clock for the retry budget.
+    public static func run(_ attempts: [FinishedAttempt], worker: String, lifecycle: JobLifecycle, enforceOwner: Bool,
+                           now: Date = Date(), on connection: PostgresConnection) throws -> Result {
+        guard !attempts.isEmpty else { return Result(outcomes: [:], unmatchedGrants: 0, lostLease: []) }
+        let held = Set(try connection.query(lockSQL, [attempts.map(\.lease.id), attempts.map(\.lease.attempt), worker])
+            .map { try $0.decode("id", as: Int64.self) })
+
+        var outcomes: [Int64: JobOutcome] = [:]
+        var grants: [(JobLease, GrantCandidate)] = []
+        for attempt in attempts where held.contains(attempt.lease.id) {
+            switch attempt.decision {
+            case .result(let result): outcomes[attempt.lease.id] = JobOutcome(result)
+            case .grant(let candidate): grants.append((attempt.lease, candidate))
+            }
+        }
+        var unmatched = 0
+        if !grants.isEmpty {
+            let rows = try connection.query(grantSQL, [
+                grants.map(\.0.id), grants.map(\.1.transactionID), grants.map(\.1.originalTransactionID),
+                grants.map(\.0.userID), grants.map(\.1.productID), grants.map(\.1.quantity),
+                grants.map(\.1.purchaseDateMs), grants.map(\.1.environment), grants.map(\.0.orderID), enforceOwner,
+            ])
+            for row in rows {
+                let id: Int64 = try row.decode("job_id")
+                switch try row.decode("result", as: String.self) {
+                case "granted":
+                    outcomes[id] = .granted
+                    if try row.decodeIfPresent("unmatched", as: Bool.self) == true { unmatched += 1 }
+                case "already_granted": outcomes[id] = .alreadyGranted
+                case "owned_by_another_account": outcomes[id] = .rejected(reason: "owned by another account")
+                case "order_product_mismatch": outcomes[id] = .rejected(reason: "product does not match the order")
+                case let other: throw PostgresError(.decoding, "unknown record_grant result \(other)")
+                }
+            }
+        }
+        var completions: [CompleteBatch.Completion] = []
+        for attempt in attempts {
+            guard let outcome = outcomes[attempt.lease.id] else { continue }
+            let (completion, recorded) = resolve(attempt, outcome, lifecycle: lifecycle, now: now)
+            completions.append(completion)
+            outcomes[attempt.lease.id] = recorded
+        }
+        let written = try CompleteBatch.run(completions, worker: worker, on: connection)
+        guard written.lostLease.isEmpty else {
+            // Impossible while the rows are locked above; refuse to commit half a batch.
+            throw PostgresError(.server, "fenced completion changed under its row lock")
+        }
+        return Result(outcomes: outcomes, unmatchedGrants: unmatched,
+                      lostLease: Set(attempts.map(\.lease.id)).subtracting(held))
+    }
+
+    /// The row `outcome` writes, by `JobLifecycle.next` from `verifying`; a retry whose budget
+    /// is spent is recorded as `failed` with the budget's reason.
+    static func resolve(_ attempt: FinishedAttempt, _ outcome: JobOutcome, lifecycle: JobLifecycle,
+                        now: Date) -> (CompleteBatch.Completion, JobOutcome) {
+        let lease = attempt.lease
+        let facts = JobLifecycle.Facts(attempts: lease.attempt, createdAt: lease.budgetStart)
+        // Every outcome is an event of `verifying`; `next` is total there.
+        let state = lifecycle.next(.verifying, on: outcome.event, facts: facts, now: now) ?? .failed
+        var recorded = outcome
+        var reason: String?, error: String?, delay: Int64?
+        switch outcome {
+        case .granted, .alreadyGranted, .release: break
+        case .rejected(let why), .failed(let why): reason = why
+        case .retry(let ms, let why), .timedOut(let ms, let why):
+            if state == .failed {
+                reason = lifecycle.budget.reason(attempts: lease.attempt, lastError: why)
+                recorded = .failed(reason: reason!)
+            } else {
+                delay = ms
+            }
+            error = why
+        }
+        let completion = CompleteBatch.Completion(
+            id: lease.id, attempt: lease.attempt, state: state, delayMilliseconds: delay,
+            givesBackAttempt: outcome == .release, appleStatus: attempt.appleStatus, appleEnvironment: attempt.appleEnvironment,
+            reason: reason, error: error, boundedAnswer: attempt.boundedAnswer)
+        return (completion, recorded)
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import Postgres
+import ReceiptQueue
+import ReceiptQueueTesting
+import Testing
+
+@Suite("Claim and complete: leases, fencing, retries")
+struct ClaimAndCompleteTests {
+    @Test func claimTakesAtMostTheLimitOldestFirstAndLeasesThem() async throws {
+        let fixture = try await QueueFixture.make()
+        defer { fixture.shutdown() }
+        let ids = try await fixture.queue.enqueue(QueueFixture.jobs(30)).map(\.id)
+        let leases = try await fixture.queue.claim(limit: 10, worker: "w1", lease: .seconds(30))
+        #expect(leases.count == 10)
+        #expect(Set(leases.map(\.id)) == Set(ids.prefix(10)))
+        #expect(leases.allSatisfy { $0.attempt == 1 && $0.lockedUntil > Date().addingTimeInterval(20) })
+        let record = try #require(try await fixture.queue.job(id: leases[0].id))
+        #expect(record.state == .verifying)
+        #expect(record.lockedBy == "w1")
+        #expect(try await fixture.queue.claim(limit: 100, worker: "w2", lease: .seconds(30)).count == 20)
+        #expect(try await fixture.queue.claim(limit: 100, worker: "w3", lease: .seconds(30)).isEmpty)
+    }
+
+    @Test func jobsAreNotClaimedBeforeTheirRunAt() async throws {
+        let fixture = try await QueueFixture.make()
+        defer { fixture.shutdown() }
+        _ = try await fixture.queue.enqueue(QueueFixture.jobs(1))
+        let lease = try #require(try await fixture.queue.claim(limit: 1, worker: "w", lease: .seconds(30)).first)
+        let result = try await fixture.queue.record([FinishedAttempt.ending(lease, .retry(delayMilliseconds: 60_000, error: "HTTP 503"))], worker: "w")
+        #expect(result.completed == [lease.id])
+        #expect(try await fixture.queue.claim(limit: 10, worker: "w", lease: .seconds(30)).isEmpty)
+        let record = try #require(try await fixture.queue.job(id: lease.id))
+        #expect(record.state == .queued)
+        #expect(record.lastError == "HTTP 503")
+        #expect(record.runAt > Date().addingTimeInterval(50))
+    }
+
+    @Test func eightConcurrentClaimersNeverHoldOneJobTwiceAndEveryJobEndsOnce() async throws {
+        let fixture = try await QueueFixture.make(poolSize: 8)
+        defer { fixture.shutdown() }
+        let total = 20_000
+        for chunk in stride(from: 0, to: total, by: 1000) {
+            _ = try await fixture.queue.enqueue((chunk..<chunk + 1000).map {
+                NewJob(receiptData: "r\($0)", transactionID: "t\($0)", userID: "u")
+            })
+        }
+        let perClaimer = try await withThrowingTaskGroup(of: [Int64].self) { group in
+            for claimer in 0..<8 {
+                group.addTask {
+                    let worker = "claimer-\(claimer)"
+                    var finished: [Int64] = []
+                    while true {
+                        let leases = try await fixture.queue.claim(limit: 50, worker: worker, lease: .seconds(120))
+                        if leases.isEmpty { return finished }
+                        let result = try await fixture.queue.record(leases.map { FinishedAttempt.granting($0) }, worker: worker)
+                        #expect(result.lostLease.isEmpty)
+                        finished += result.completed
+                    }
+                }
+            }
+            return try await group.reduce(into: [[Int64]]()) { $0.append($1) }
+        }
+        let all = perClaimer.flatMap { $0 }
+        #expect(all.count == total)            // nothing claimed by two claimers (each claim completed once)
+        #expect(Set(all).count == total)
+        #expect(perClaimer.filter { !$0.isEmpty }.count > 1)   // the work really was shared
+        #expect(try await fixture.count("SELECT count(*) FROM receiptq.jobs WHERE state = 'granted' AND attempts = 1 AND finished_at IS NOT NULL") == total)
+    }
+
+    @Test func completionWritesTheTerminalStateReasonAndAppleStatus() async throws {
+        let fixture = try await QueueFixture.make()
+        defer { fixture.shutdown() }
+        _ = try await fixture.queue.enqueue(QueueFixture.jobs(2))
+        let leases = try await fixture.queue.claim(limit: 2, worker: "w", lease: .seconds(30))
+        _ = try await fixture.queue.record([
+            FinishedAttempt.ending(leases[0], .rejected(reason: "transaction not in receipt"), appleStatus: 0, appleEnvironment: "Production"),
+            FinishedAttempt.ending(leases[1], .failed(reason: "gave up"), appleStatus: 21005, appleEnvironment: "Sandbox"),
+        ], worker: "w")
+        let rejected = try #require(try await fixture.queue.job(id: leases[0].id))
+        #expect(rejected.state == .rejected)
+        #expect(rejected.outcomeReason == "transaction not in receipt")
+        #expect(rejected.appleStatus == 0)
+        #expect(rejected.appleEnvironment == "Production")
+        #expect(rejected.finishedAt != nil)
+        #expect(rejected.lockedBy == nil)
+        let failed = try #require(try await fixture.queue.job(id: leases[1].id))
+        #expect(failed.state == .failed)
+        #expect(failed.outcomeReason == "gave up")
+        #expect(failed.appleEnvironment == "Sandbox")
+    }
+
+    @Test func lateCompletionAfterLeaseExpiryAndReclaimIsRefusedByTheFence() async throws {
+        let fixture = try await QueueFixture.make()
+        defer { fixture.shutdown() }
+        _ = try await fixture.queue.enqueue(QueueFixture.jobs(1))
+        let slow = try #require(try await fixture.queue.claim(limit: 1, worker: "slow-worker", lease: .milliseconds(200)).first)
+        try await Task.sleep(for: .milliseconds(300))
+        let scheduler = Scheduler(database: fixture.database.configuration, logger: .init(label: "test"))
+        #expect(try await scheduler.tick().requeuedExpiredLeases == 1)
+        let retry = try #require(try await fixture.queue.claim(limit: 1, worker: "fast-worker", lease: .seconds(30)).first)
+        #expect(retry.id == slow.id)
+        #expect(retry.attempt == 2)
+        let winner = try await fixture.queue.record([FinishedAttempt.ending(retry, .rejected(reason: "invalid receipt"))], worker: "fast-worker")
+        #expect(winner.completed == [retry.id])
+        // Apple finally answers the first attempt: too late, the fence refuses it.
+        let late = try await fixture.queue.record([FinishedAttempt.granting(slow)], worker: "slow-worker")
+        #expect(late.lostLease == [slow.id])
+        #expect(late.completed.isEmpty)
+        let record = try #require(try await fixture.queue.job(id: slow.id))
+        #expect(record.state == .rejected)
+        #expect(record.outcomeReason == "invalid receipt")
+    }
+
+    @Test func completionWhileTheRetryIsInFlightIsRefusedEvenForTheSameWorker() async throws {
+        let fixture = try await QueueFixture.make()
+        defer { fixture.shutdown() }
+        _ = try await fixture.queue.enqueue(QueueFixture.jobs(1))
+        let first = try #require(try await fixture.queue.claim(limit: 1, worker: "w", lease: .milliseconds(100)).first)
+        try await Task.sleep(for: .milliseconds(200))
+        let scheduler = Scheduler(database: fixture.database.configuration, logger: .init(label: "test"))
+        _ = try await scheduler.tick()
+        let second = try #require(try await fixture.queue.claim(limit: 1, worker: "w", lease: .seconds(30)).first)
+        let stale = try await fixture.queue.record([FinishedAttempt.granting(first)], worker: "w")
+        #expect(stale.lostLease == [first.id])   // same worker, older attempt: the attempt is the token
+        #expect(try await fixture.state(of: second.id) == .verifying)
+    }
+
+    @Test func completionByAnotherWorkerIsRefused() async throws {
+        let fixture = try await QueueFixture.make()
+        defer { fixture.shutdown() }
+        _ = try await fixture.queue.enqueue(QueueFixture.jobs(1))
+        let lease = try #require(try await fixture.queue.claim(limit: 1, worker: "owner", lease: .seconds(30)).first)
+        let result = try await fixture.queue.record([FinishedAttempt.granting(lease)], worker: "intruder")
+        #expect(result.lostLease == [lease.id])
+        #expect(try await fixture.state(of: lease.id) == .verifying)
+    }
+
+    @Test func completionAfterExpiryButBeforeAnyoneRetookTheJobIsKept() async throws {
+        let fixture = try await QueueFixture.make()
+        defer { fixture.shutdown() }
+        _ = try await fixture.queue.enqueue(QueueFixture.jobs(1))
+        let lease = try #require(try await fixture.queue.claim(limit: 1, worker: "w", lease: .milliseconds(50)).first)
+        try await Task.sleep(for: .milliseconds(150))
+        // Nobody else holds the job: the answer is still the newest, so it counts (no wasted re-verification).
+        #expect(try await fixture.queue.record([FinishedAttempt.granting(lease)], worker: "w").completed == [lease.id])
+        let scheduler = Scheduler(database: fixture.database.configuration, logger: .init(label: "test"))
+        #expect(try await scheduler.tick().requeuedExpiredLeases == 0)   // finished jobs are never requeued
+        #expect(try await fixture.state(of: lease.id) == .granted)
+    }
+
+    @Test func releaseOnShutdownGivesTheAttemptBackAndRequeuesAtOnce() async throws {
+        let fixture = try await QueueFixture.make()
+        defer { fixture.shutdown() }
+        _ = try await fixture.queue.enqueue(QueueFixture.jobs(3))
+        let leases = try await fixture.queue.claim(limit: 3, worker: "stopping", lease: .seconds(30))
+        _ = try await fixture.queue.record(leases.map { FinishedAttempt.ending($0, .release) }, worker: "stopping")
+        #expect(try await fixture.count("SELECT count(*) FROM receiptq.jobs WHERE state = 'queued' AND attempts = 0 AND locked_by IS NULL") == 3)
+        #expect(try await fixture.queue.claim(limit: 3, worker: "next", lease: .seconds(30)).map(\.attempt) == [1, 1, 1])
+    }
+
+    @Test func timedOutJobWaitsForTheSchedulerThenIsClaimableAgain() async throws {
+        let fixture = try await QueueFixture.make()
+        defer { fixture.shutdown() }
+        _ = try await fixture.queue.enqueue(QueueFixture.jobs(1))
+        let lease = try #require(try await fixture.queue.claim(limit: 1, worker: "w", lease: .seconds(30)).first)
+        _ = try await fixture.queue.record([FinishedAttempt.ending(lease, .timedOut(delayMilliseconds: 0, error: "no answer in 30 s"))], worker: "w")
+        #expect(try await fixture.state(of: lease.id) == .timedOut)
+        #expect(try await fixture.queue.claim(limit: 1, worker: "w", lease: .seconds(30)).isEmpty)   // not before the scheduler
+        let scheduler = Scheduler(database: fixture.database.configuration, logger: .init(label: "test"))
+        #expect(try await scheduler.tick().requeuedTimedOut == 1)
+        let again = try #require(try await fixture.queue.claim(limit: 1, worker: "w", lease: .seconds(30)).first)
+        #expect(again.attempt == 2)
+    }
+
+    @Test func terminalOutcomesNotifyResultsWithTheJobID() async throws {
+        let fixture = try await QueueFixture.make()
+        defer { fixture.shutdown() }
+        let listener = PostgresListener(configuration: fixture.database.configuration, channels: ["receiptq_results"])
+        defer { listener.stop() }
+        var events = listener.events.makeAsyncIterator()
+        #expect(await events.next() == .listening)
+        _ = try await fixture.queue.enqueue(QueueFixture.jobs(3))
+        let leases = try await fixture.queue.claim(limit: 3, worker: "w", lease: .seconds(30))
+        _ = try await fixture.queue.record([
+            FinishedAttempt.granting(leases[0]),
+            FinishedAttempt.ending(leases[1], .retry(delayMilliseconds: 1000, error: "503")),   // not terminal: no result
+            FinishedAttempt.ending(leases[2], .rejected(reason: "forged")),
+        ], worker: "w")
+        try await fixture.pool.query("SELECT pg_notify('receiptq_results', 'end-of-test')")
+        var payloads: Set<String> = []
+        while case .notification(let notification)? = await events.next(), notification.payload != "end-of-test" {
+            payloads.insert(notification.payload)
+        }
+        #expect(payloads == ["\(leases[0].id)", "\(leases[2].id)"])
+    }
+}

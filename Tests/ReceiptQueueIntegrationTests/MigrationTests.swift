@@ -1,0 +1,71 @@
+import Foundation
+import Postgres
+import PostgresTesting
+import ReceiptQueue
+import ReceiptQueueTesting
+import Testing
+
+@Suite("Migrations: once each, in order, under a lock")
+struct MigrationTests {
+    @Test func migratingTwiceIsANoOp() async throws {
+        let database = try await ScratchDatabase.create()
+        let pool = database.pool(size: 1)
+        defer { pool.shutdown() }
+        let migrations = try Migration.load(from: ScratchDatabase.migrationsDirectory())
+        let first = try await pool.withConnection { try Migrator.migrate(migrations, on: $0) }
+        let second = try await pool.withConnection { try Migrator.migrate(migrations, on: $0) }
+        #expect(first.applied == migrations.map(\.name))
+        #expect(second.applied.isEmpty)
+        #expect(second.alreadyApplied == migrations.count)
+        #expect(try await pool.withConnection { try Migrator.pending(migrations, on: $0) }.isEmpty)
+    }
+
+    @Test func concurrentMigrateProcessesDoNotCollide() async throws {
+        let database = try await ScratchDatabase.create()
+        let arguments = ["migrate", "--database-url", database.connectionString, "--migrations", ScratchDatabase.migrationsDirectory().path]
+        let runs = try (0..<4).map { _ in try ChildProcess(arguments: arguments) }
+        for run in runs {
+            let status = await run.wait(timeout: .seconds(60))
+            #expect(status == 0, "migrate failed: \(run.stderr)")
+        }
+        #expect(runs.filter { $0.stdout.contains("applied 0001") }.count == 1)
+        let pool = database.pool(size: 1)
+        defer { pool.shutdown() }
+        let versions = try await pool.query("SELECT version FROM receiptq.schema_migrations ORDER BY version").map { try $0.decode("version", as: Int.self) }
+        #expect(versions == (try Migration.load(from: ScratchDatabase.migrationsDirectory())).map(\.version))
+    }
+
+    @Test func changedAppliedMigrationIsRefusedWithAClearError() async throws {
+        let database = try await ScratchDatabase.create()
+        let pool = database.pool(size: 1)
+        defer { pool.shutdown() }
+        let original = [Migration(version: 1, name: "0001_a.sql", sql: "CREATE TABLE a (x int)")]
+        _ = try await pool.withConnection { try Migrator.migrate(original, on: $0) }
+        let edited = [Migration(version: 1, name: "0001_a.sql", sql: "CREATE TABLE a (x bigint)")]
+        let error = await #expect(throws: MigrationError.self) { try await pool.withConnection { try Migrator.migrate(edited, on: $0) } }
+        #expect(error?.description.contains("0001_a.sql was changed after it was applied") == true)
+    }
+
+    @Test func failingMigrationRollsBackAloneAndIsNotRecorded() async throws {
+        let database = try await ScratchDatabase.create()
+        let pool = database.pool(size: 1)
+        defer { pool.shutdown() }
+        let migrations = [Migration(version: 1, name: "0001_ok.sql", sql: "CREATE TABLE ok (x int)"),
+                          Migration(version: 2, name: "0002_bad.sql", sql: "CREATE TABLE half (x int); SELECT no_such_function()")]
+        let error = await #expect(throws: MigrationError.self) { try await pool.withConnection { try Migrator.migrate(migrations, on: $0) } }
+        #expect(error?.description.contains("0002_bad.sql failed") == true)
+        #expect(try await pool.query("SELECT to_regclass('half') IS NULL AS gone")[0].decode("gone", as: Bool.self))
+        #expect(try await pool.query("SELECT count(*) FROM receiptq.schema_migrations")[0].decode("count", as: Int.self) == 1)
+    }
+
+    @Test func migrationFilesMustBeNumberedAndUnique() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("migrations-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try "SELECT 1".write(to: directory.appendingPathComponent("0001_first.sql"), atomically: true, encoding: .utf8)
+        try "SELECT 1".write(to: directory.appendingPathComponent("0001_again.sql"), atomically: true, encoding: .utf8)
+        #expect(throws: MigrationError.self) { try Migration.load(from: directory) }
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("0001_again.sql"))
+        try "SELECT 1".write(to: directory.appendingPathComponent("second.sql"), atomically: true, encoding: .utf8)
+        #expect(throws: MigrationError.self) { try Migration.load(from: directory) }
+    }
+}

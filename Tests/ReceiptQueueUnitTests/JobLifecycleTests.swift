@@ -1,0 +1,72 @@
+import Foundation
+import ReceiptQueue
+import Testing
+
+/// The job's state machine as a table: every state × every event × budget spent or not. A row
+/// not listed must be refused (`nil`): the statement leaves the job alone.
+@Suite("Job lifecycle: every state, every event")
+struct JobLifecycleTests {
+    static let lifecycle = JobLifecycle(budget: RetryBudget(maxAttempts: 10, deadline: .seconds(3600)))
+    static let enqueued = Date(timeIntervalSince1970: 1_000_000)
+    static let fresh = JobLifecycle.Facts(attempts: 1, createdAt: enqueued)
+    static let now = enqueued.addingTimeInterval(60)
+
+    static var events: [JobEvent] {
+        [.claim, .leaseExpired, .timedOutDue, .release, .redrive] + AttemptEnd.allCases.map(JobEvent.complete)
+    }
+
+    /// (from, event) → (next with budget left, next with budget spent). Anything else is refused.
+    static let table: [JobState: [JobEvent: (JobState, JobState)]] = [
+        .queued: [.claim: (.verifying, .verifying)],
+        .verifying: [
+            .complete(.granted): (.granted, .granted),
+            .complete(.alreadyGranted): (.alreadyGranted, .alreadyGranted),
+            .complete(.rejected): (.rejected, .rejected),
+            .complete(.failed): (.failed, .failed),
+            .complete(.retry): (.queued, .failed),
+            .complete(.timedOut): (.timedOut, .failed),
+            .leaseExpired: (.queued, .failed),
+            .release: (.queued, .queued),
+        ],
+        .timedOut: [.timedOutDue: (.queued, .failed)],
+        .failed: [.redrive: (.queued, .queued)],
+    ]
+
+    @Test(arguments: JobState.allCases)
+    func everyEventFromThisStateMovesAsTheTableSays(_ state: JobState) {
+        let spentByAttempts = JobLifecycle.Facts(attempts: 10, createdAt: Self.enqueued)
+        for event in Self.events {
+            let expected = Self.table[state]?[event]
+            #expect(Self.lifecycle.next(state, on: event, facts: Self.fresh, now: Self.now) == expected?.0, "\(state) on \(event)")
+            #expect(Self.lifecycle.next(state, on: event, facts: spentByAttempts, now: Self.now) == expected?.1,
+                    "\(state) on \(event), attempts spent")
+        }
+    }
+
+    @Test func terminalStatesNeverChangeExceptThatOpsMayRedriveAFailedJob() {
+        for state in JobState.allCases where state.isTerminal {
+            let allowed = Self.events.filter { Self.lifecycle.next(state, on: $0, facts: Self.fresh, now: Self.now) != nil }
+            #expect(allowed == (state == .failed ? [.redrive] : []), "\(state)")
+        }
+    }
+
+    @Test func theDeadlineSpendsTheBudgetAsSurelyAsTheAttemptCap() {
+        let budget = Self.lifecycle.budget
+        #expect(!budget.isSpent(attempts: 9, createdAt: Self.enqueued, now: Self.enqueued.addingTimeInterval(3599)))
+        #expect(budget.isSpent(attempts: 9, createdAt: Self.enqueued, now: Self.enqueued.addingTimeInterval(3600)))
+        #expect(budget.isSpent(attempts: 10, createdAt: Self.enqueued, now: Self.enqueued))
+        #expect(Self.lifecycle.next(.verifying, on: .complete(.retry), facts: Self.fresh,
+                                    now: Self.enqueued.addingTimeInterval(3600)) == .failed)
+    }
+
+    @Test func aReleaseNeverGivesAJobUpItsAttemptIsGivenBack() {
+        let old = JobLifecycle.Facts(attempts: 10, createdAt: Self.enqueued.addingTimeInterval(-86_400))
+        #expect(Self.lifecycle.next(.verifying, on: .release, facts: old, now: Self.now) == .queued)
+    }
+
+    @Test func theGiveUpReasonSaysWhichBudgetRanOut() {
+        let budget = RetryBudget(maxAttempts: 3, deadline: .seconds(72 * 3600))
+        #expect(budget.reason(attempts: 3, lastError: "HTTP 503") == "gave up after 3 attempts; last error: HTTP 503")
+        #expect(budget.reason(attempts: 2, lastError: "HTTP 503") == "gave up after the 72 h deadline; last error: HTTP 503")
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import ReceiptQueue
+import Testing
+
+/// A seeded generator so jitter is exercised but results are reproducible.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite("Retry policy: backoff, jitter, budget")
+struct RetryPolicyTests {
+    @Test func delaysDoubleFromTheBaseWithJitterInTheUpperHalf() {
+        let policy = RetryPolicy(baseDelay: .seconds(2), maxDelay: .seconds(600))
+        var random = SplitMix64(state: 1)
+        for attempt in 1...6 {
+            let full = Int64(2000) << Int64(attempt - 1)
+            for _ in 0..<200 {
+                let delay = policy.delayMilliseconds(afterAttempt: attempt, using: &random)
+                #expect(delay >= full / 2 && delay <= full)
+            }
+        }
+    }
+
+    @Test func delaysAreCappedAndNeverOverflow() {
+        let policy = RetryPolicy(baseDelay: .seconds(2), maxDelay: .seconds(600))
+        var random = SplitMix64(state: 2)
+        for attempt in [10, 40, 63, 64, 1000, Int.max] {
+            let delay = policy.delayMilliseconds(afterAttempt: attempt, using: &random)
+            #expect(delay >= 300_000 && delay <= 600_000)
+        }
+    }
+
+    @Test func jitterSpreadsJobsThatFailedTogether() {
+        let policy = RetryPolicy()
+        var random = SplitMix64(state: 3)
+        let delays = Set((0..<1000).map { _ in policy.delayMilliseconds(afterAttempt: 5, using: &random) })
+        #expect(delays.count > 900)
+    }
+
+    @Test func theLastRetryIsScheduledAtTheDeadlineNotPastIt() {
+        let policy = RetryPolicy(baseDelay: .seconds(600), maxDelay: .seconds(600), budget: RetryBudget(deadline: .seconds(3600)))
+        var random = SplitMix64(state: 4)
+        let enqueued = Date(timeIntervalSince1970: 0)
+        #expect(policy.delayMilliseconds(afterAttempt: 1, createdAt: enqueued, now: enqueued.addingTimeInterval(3590), using: &random) == 10_000)
+        #expect(policy.delayMilliseconds(afterAttempt: 1, createdAt: enqueued, now: enqueued.addingTimeInterval(4000), using: &random) == 0)
+        let early = policy.delayMilliseconds(afterAttempt: 1, createdAt: enqueued, now: enqueued, using: &random)
+        #expect(early >= 300_000 && early <= 600_000)
+    }
+}

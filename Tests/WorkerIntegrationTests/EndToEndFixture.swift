@@ -1,0 +1,137 @@
+import AppStore
+import FakeAppStore
+import Foundation
+import HTTPClient
+import Logging
+import Postgres
+import PostgresTesting
+import ReceiptQueue
+import ReceiptQueueTesting
+import ServiceLifecycle
+import Worker
+
+let bundleID = "com.example.app"
+
+/// A migrated database, the fake App Store on loopback, and workers (in-process or as
+/// `receiptq worker` processes) — the whole pipeline with real parts.
+struct EndToEnd {
+    let database: ScratchDatabase
+    let pool: PostgresPool
+    let queue: JobQueue
+    let fake: FakeAppStoreServer
+
+    static func make(fake configuration: FakeAppStoreConfiguration) async throws -> EndToEnd {
+        let database = try await ScratchDatabase.migrated()
+        let pool = database.pool(size: 4)
+        let fake = try await FakeAppStoreServer.start(configuration: configuration)
+        return EndToEnd(database: database, pool: pool, queue: JobQueue(pool: pool), fake: fake)
+    }
+
+    /// A receipt the fake understands, holding `transactions` (id, product).
+    static func receipt(_ transactions: [(String, String)], environment: FakeReceipt.Environment = .production,
+                        forcedStatus: Int? = nil, original: String? = nil, bundle: String = bundleID) -> String {
+        FakeReceipt(bundleID: bundle, environment: environment,
+                    inApp: transactions.map { FakeTransaction(transactionID: $0.0, originalTransactionID: original ?? $0.0, productID: $0.1) },
+                    forcedStatus: forcedStatus).base64()
+    }
+
+    /// A worker configuration with test-sized delays (retries after ~50–100 ms).
+    func workerConfiguration(name: String, concurrency: Int = 200) -> WorkerConfiguration {
+        var configuration = WorkerConfiguration(
+            name: name, bundleIDs: [bundleID], retry: RetryPolicy(baseDelay: .milliseconds(100), maxDelay: .seconds(2)),
+            apple: VerifyReceiptClientConfiguration(productionURL: fake.productionURL, sandboxURL: fake.sandboxURL))
+        configuration.concurrency = concurrency
+        configuration.lease = .seconds(30)
+        configuration.pollInterval = .milliseconds(200)
+        configuration.breaker.openDuration = .milliseconds(500)
+        configuration.breaker.maxOpenDuration = .seconds(2)
+        configuration.shutdownDeadline = .seconds(5)
+        return configuration
+    }
+
+    /// Runs an in-process worker until the returned handle is stopped.
+    func startWorker(_ configuration: WorkerConfiguration, sharedSecret: String? = nil, timeout: Duration = .seconds(5),
+                     logs: CapturedLogs? = nil) -> RunningWorker {
+        let http = HTTPClient(configuration: HTTPClientConfiguration(defaultTimeout: timeout))
+        let verifier = VerifyReceiptClient(httpClient: http, configuration: VerifyReceiptClientConfiguration(
+            productionURL: fake.productionURL, sandboxURL: fake.sandboxURL, sharedSecret: sharedSecret, requestTimeout: timeout))
+        let workerPool = database.pool(size: 3)
+        var logger = logs.map { logs in Logger(label: "test-worker") { _ in CapturingLogHandler(logs: logs) } } ?? Logger(label: "test-worker")
+        logger.logLevel = .warning
+        let worker = ReceiptWorker(configuration: configuration, pool: workerPool, database: database.configuration,
+                                   verifier: verifier, logger: logger)
+        let group = ServiceGroup(configuration: .init(services: [worker], logger: logger))
+        let task = Task { try await group.run() }
+        return RunningWorker(worker: worker, group: group, task: task, pool: workerPool, http: http)
+    }
+
+    /// Waits until no job is queued, verifying or timed out.
+    func waitUntilDrained(timeout: Duration) async throws -> Bool {
+        try await eventually(timeout: timeout, every: .milliseconds(200)) {
+            // queue_depth reads partial indexes only: polling must not compete with the workers.
+            try await count("SELECT coalesce(sum(jobs), 0)::bigint AS count FROM receiptq.queue_depth") == 0
+        }
+    }
+
+    func count(_ sql: String, _ parameters: [(any PostgresEncodable)?] = []) async throws -> Int {
+        try await pool.query(sql, parameters)[0].decode("count", as: Int.self)
+    }
+
+    func states() async throws -> [String: Int] {
+        var result: [String: Int] = [:]
+        for row in try await pool.query("SELECT state, count(*) AS count FROM receiptq.jobs GROUP BY state") {
+            result[try row.decode("state")] = try row.decode("count")
+        }
+        return result
+    }
+
+    func shutdown() async {
+        await fake.stop()
+        pool.shutdown()
+    }
+}
+
+struct RunningWorker {
+    let worker: ReceiptWorker
+    let group: ServiceGroup
+    let task: Task<Void, Error>
+    let pool: PostgresPool
+    let http: HTTPClient
+
+    /// Graceful stop, as on SIGTERM.
+    func stop() async throws {
+        await group.triggerGracefulShutdown()
+        try await task.value
+        pool.shutdown()
+        await http.shutdown()
+    }
+}
+
+/// What a worker logged, for tests of its alerts.
+final class CapturedLogs: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [(level: Logger.Level, message: String, metadata: String)] = []
+
+    func append(_ level: Logger.Level, _ message: String, _ metadata: String) {
+        lock.withLock { entries.append((level, message, metadata)) }
+    }
+
+    func at(_ level: Logger.Level) -> [(message: String, metadata: String)] {
+        lock.withLock { entries.filter { $0.level == level }.map { ($0.message, $0.metadata) } }
+    }
+}
+
+struct CapturingLogHandler: LogHandler {
+    let logs: CapturedLogs
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        logs.append(event.level, event.message.description, "\((event.metadata ?? [:]).merging(self.metadata) { $1 })")
+    }
+}
