@@ -153,6 +153,8 @@ let package = Package(
             name: "ReceiptQueueTesting",
             dependencies: ["Postgres", "PostgresTesting", "ReceiptQueue"]
         ),
+        // A clock tests move by hand, for the pure decision types.
+        .target(name: "ClockTesting"),
         // Scratch databases for the libpq layer's tests, with nothing of the domain.
         .target(
             name: "PostgresTesting",
@@ -164,7 +166,7 @@ let package = Package(
         .testTarget(name: "AppStoreUnitTests", dependencies: ["AppStore"]),
         .testTarget(name: "FakeAppStoreUnitTests", dependencies: ["FakeAppStore"]),
         .testTarget(name: "ReceiptQueueUnitTests", dependencies: ["ReceiptQueue"]),
-        .testTarget(name: "WorkerUnitTests", dependencies: ["Worker", "ReceiptQueue", "AppStore"]),
+        .testTarget(name: "WorkerUnitTests", dependencies: ["Worker", "ReceiptQueue", "AppStore", "ClockTesting"]),
         .testTarget(name: "APIUnitTests", dependencies: ["API"]),
         .testTarget(name: "CommandSupportUnitTests", dependencies: ["CommandSupport"]),
 

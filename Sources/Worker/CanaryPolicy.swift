@@ -13,12 +13,12 @@
 /// that fails fast would have shown by now), and `window` after a lull in sending, when a backlog
 /// claimed at once could follow an outage that began while the worker was quiet. A steadily busy
 /// worker so pays only the pace (bench e2e lost 11% when every large batch waited `window`).
-public struct CanaryPolicy: Sendable {
+public struct CanaryPolicy<Instant: InstantProtocol & Sendable>: Sendable where Instant.Duration == Duration {
     public let window: Duration
     public let pace: Duration
     public let chunk: Int
     /// When requests were sent, oldest first; none older than 4 × window.
-    private var sends: [ContinuousClock.Instant] = []
+    private var sends: [Instant] = []
 
     public init(window: Duration, pace: Duration, chunk: Int) {
         self.window = window
@@ -28,7 +28,7 @@ public struct CanaryPolicy: Sendable {
 
     /// The pause between a batch's first chunk and its second. `newestFailureSentAt`: the
     /// breaker's newest Apple-side failure.
-    public func firstPause(now: ContinuousClock.Instant, newestFailureSentAt: ContinuousClock.Instant?) -> Duration {
+    public func firstPause(now: Instant, newestFailureSentAt: Instant?) -> Duration {
         guard window > .zero else { return pace }
         let vouched = sends.contains { sent in
             sent <= now - window && sent >= now - window * 4 && newestFailureSentAt.map { $0 < sent } ?? true
@@ -36,7 +36,7 @@ public struct CanaryPolicy: Sendable {
         return vouched ? pace : window
     }
 
-    public mutating func sent(at now: ContinuousClock.Instant) {
+    public mutating func sent(at now: Instant) {
         sends.removeAll { $0 < now - window * 4 }
         // One mark per tenth of a window is enough to find a vouching send.
         if let last = sends.last, now - last < window / 10 { return }

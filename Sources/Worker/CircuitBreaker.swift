@@ -28,24 +28,32 @@
 /// 503 storm, all from one such worker). So a worker whose breaker opens tells the others
 /// (`OutageNotice`), and `recordFleetOutage` opens a closed breaker as if it had seen the run of
 /// failures itself; from there each worker probes on its own.
-public struct CircuitBreaker: Sendable, Equatable {
-    public struct Configuration: Sendable, Equatable {
-        /// Consecutive Apple-side failures that open the breaker. Default 20.
-        public var failureThreshold = 20
-        /// First open period. Default 2 s.
-        public var openDuration: Duration = .seconds(2)
-        /// Longest open period. Default 30 s.
-        public var maxOpenDuration: Duration = .seconds(30)
-        /// A probe unanswered this long is given up and another may go: a lost answer must not
-        /// keep the worker from claiming forever. Default 60 s (more than two Apple timeouts).
-        public var probeTimeout: Duration = .seconds(60)
-        public init() {}
-    }
+///
+/// Generic over the clock's `Instant`, which the caller passes to every event: production runs on
+/// `ContinuousClock`, tests on a manual clock, and nothing here reads a clock of its own.
+public struct CircuitBreaker<Instant: InstantProtocol & Sendable>: Sendable, Equatable where Instant.Duration == Duration {
+    public typealias Configuration = CircuitBreakerConfiguration
 
     public enum State: Sendable, Equatable {
         case closed(consecutiveFailures: Int)
-        case open(until: ContinuousClock.Instant, duration: Duration)
+        case open(until: Instant, duration: Duration)
         case halfOpen(probeInFlight: Bool, lastDuration: Duration)
+    }
+
+    /// Where the breaker is, without its bookkeeping: what metrics show and logs name.
+    public enum Phase: String, Sendable, Equatable, CaseIterable {
+        case closed
+        case halfOpen = "half-open"
+        case open
+
+        /// For the `receiptq_breaker_state` gauge: 0 closed, 1 half-open, 2 open.
+        public var gaugeValue: Int {
+            switch self {
+            case .closed: 0
+            case .halfOpen: 1
+            case .open: 2
+            }
+        }
     }
 
     public let configuration: Configuration
@@ -53,24 +61,24 @@ public struct CircuitBreaker: Sendable, Equatable {
     /// The last results while closed (true = failure), oldest first, at most 2 × threshold.
     private var recent: [Bool] = []
     /// When it last opened: answers to requests sent before then say nothing about Apple now.
-    private var openedAt: ContinuousClock.Instant?
+    private var openedAt: Instant?
     /// When the newest failed request was sent: successes of requests sent before it are stale.
-    public private(set) var newestFailureSentAt: ContinuousClock.Instant?
+    public private(set) var newestFailureSentAt: Instant?
     /// Apple has answered a request sent since slow start began: slow start is over.
     private var answered = false
     /// When slow start began (nil: when the breaker was made).
-    private var slowStartSince: ContinuousClock.Instant?
+    private var slowStartSince: Instant?
     /// Requests let out during slow start and not given back by `notSent`.
     private var admittedBeforeAnswer = 0
     /// When the probe in flight was let out.
-    private var probeSentAt: ContinuousClock.Instant?
+    private var probeSentAt: Instant?
 
     public init(configuration: Configuration = .init()) { self.configuration = configuration }
 
     /// How many verifications may start now, given `wanted`: all of them when closed (at most
     /// `failureThreshold` in all before Apple's first answer), one probe when half-open, none
     /// when open.
-    public mutating func admit(_ wanted: Int, now: ContinuousClock.Instant) -> Int {
+    public mutating func admit(_ wanted: Int, now: Instant) -> Int {
         if case .open(let until, let duration) = state, now >= until {
             state = .halfOpen(probeInFlight: false, lastDuration: duration)
         }
@@ -102,7 +110,7 @@ public struct CircuitBreaker: Sendable, Equatable {
     /// A request sent before the breaker opened is stale: during an outage, requests sent
     /// before it keep answering for seconds, and letting them close the breaker sent the workers
     /// straight back into the outage (1,794 wasted calls in a 3,000-receipt demo).
-    public mutating func recordSuccess(sentAt: ContinuousClock.Instant? = nil) {
+    public mutating func recordSuccess(now: Instant, sentAt: Instant? = nil) {
         if let openedAt, let sentAt, sentAt < openedAt, !isClosed { return }
         if isClosed, let newestFailureSentAt, let sentAt, sentAt < newestFailureSentAt { return }
         if case .closed = state {
@@ -113,7 +121,7 @@ public struct CircuitBreaker: Sendable, Equatable {
             recent.removeAll()
             answered = false
             admittedBeforeAnswer = 0
-            slowStartSince = sentAt ?? ContinuousClock.now
+            slowStartSince = sentAt ?? now
         }
         state = .closed(consecutiveFailures: 0)
     }
@@ -126,7 +134,7 @@ public struct CircuitBreaker: Sendable, Equatable {
 
     /// Apple-side trouble (network error, 5xx, HTML page, timeout, 21005/21199…) for a request
     /// sent at `sentAt` (nil: just now). Stale failures do not fail a half-open probe.
-    public mutating func recordFailure(now: ContinuousClock.Instant, sentAt: ContinuousClock.Instant? = nil) {
+    public mutating func recordFailure(now: Instant, sentAt: Instant? = nil) {
         if let openedAt, let sentAt, sentAt < openedAt, !isClosed { return }
         let sent = sentAt ?? now
         if newestFailureSentAt.map({ sent > $0 }) ?? true { newestFailureSentAt = sent }
@@ -152,13 +160,13 @@ public struct CircuitBreaker: Sendable, Equatable {
     /// An open or half-open breaker is left alone (it is already probing on its own schedule).
     /// - Returns: whether the breaker opened.
     @discardableResult
-    public mutating func recordFleetOutage(now: ContinuousClock.Instant) -> Bool {
+    public mutating func recordFleetOutage(now: Instant) -> Bool {
         guard isClosed else { return false }
         open(now: now, for: configuration.openDuration)
         return true
     }
 
-    private mutating func open(now: ContinuousClock.Instant, for duration: Duration) {
+    private mutating func open(now: Instant, for duration: Duration) {
         recent.removeAll()
         openedAt = now
         state = .open(until: now + duration, duration: duration)
@@ -169,12 +177,25 @@ public struct CircuitBreaker: Sendable, Equatable {
         if recent.count > 2 * configuration.failureThreshold { recent.removeFirst() }
     }
 
-    /// For metrics: 0 closed, 1 half-open, 2 open.
-    public var gaugeValue: Int {
+    public var phase: Phase {
         switch state {
-        case .closed: 0
-        case .halfOpen: 1
-        case .open: 2
+        case .closed: .closed
+        case .halfOpen: .halfOpen
+        case .open: .open
         }
     }
+}
+
+/// The breaker's thresholds and periods (shared by every instant type).
+public struct CircuitBreakerConfiguration: Sendable, Equatable {
+    /// Consecutive Apple-side failures that open the breaker. Default 20.
+    public var failureThreshold = 20
+    /// First open period. Default 2 s.
+    public var openDuration: Duration = .seconds(2)
+    /// Longest open period. Default 30 s.
+    public var maxOpenDuration: Duration = .seconds(30)
+    /// A probe unanswered this long is given up and another may go: a lost answer must not
+    /// keep the worker from claiming forever. Default 60 s (more than two Apple timeouts).
+    public var probeTimeout: Duration = .seconds(60)
+    public init() {}
 }

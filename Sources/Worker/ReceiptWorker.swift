@@ -18,17 +18,6 @@ import Synchronization
 /// polls as a fallback; on graceful shutdown (SIGTERM) it stops claiming, lets in-flight verifications finish until
 /// `shutdownDeadline`, releases the rest without burning an attempt, and writes everything out.
 public final class ReceiptWorker: Service, Sendable {
-    private struct LoopState: ~Copyable {
-        var inFlight = 0
-        var breakers: [VerifyReceiptEnvironment: CircuitBreaker]
-        var canary: CanaryPolicy
-        var pausedUntil: ContinuousClock.Instant?
-        var stopping = false
-        /// When the last alert was logged, and how many were held back since (one per 10 s).
-        var lastAlert: ContinuousClock.Instant?
-        var heldBackAlerts = 0
-    }
-
     public let configuration: WorkerConfiguration
     private let queue: JobQueue
     private let database: PostgresConfiguration
@@ -37,7 +26,8 @@ public final class ReceiptWorker: Service, Sendable {
     private let decision: AttemptDecision
     private let metrics: WorkerMetrics
     private let logger: Logger
-    private let state: Mutex<LoopState>
+    /// Every decision about claiming and talking to Apple; this class only carries them out.
+    private let gate: Mutex<WorkerGate<ContinuousClock.Instant>>
     private let wake = WakeSignal()
 
     /// - Parameters:
@@ -52,18 +42,16 @@ public final class ReceiptWorker: Service, Sendable {
         self.verifier = verifier
         self.metrics = metrics
         self.logger = logger
-        self.writer = OutcomeWriter(pool: pool, worker: configuration.name,
-                                    lifecycle: configuration.lifecycle,
+        self.writer = OutcomeWriter(pool: pool, worker: configuration.name, lifecycle: configuration.lifecycle,
                                     configuration: configuration.writer, metrics: metrics, logger: logger)
-        let breakers = Dictionary(uniqueKeysWithValues: VerifyReceiptEnvironment.allCases.map {
-            ($0, CircuitBreaker(configuration: configuration.breaker))
-        })
-        self.state = Mutex(LoopState(breakers: breakers, canary: CanaryPolicy(
-            window: configuration.canaryWindow, pace: configuration.sendPace, chunk: configuration.breaker.failureThreshold)))
+        self.gate = Mutex(WorkerGate(configuration: .init(
+            name: configuration.name, concurrency: configuration.concurrency, maxClaimBatch: configuration.maxClaimBatch,
+            configurationErrorPause: configuration.configurationErrorPause, breaker: configuration.breaker,
+            canaryWindow: configuration.canaryWindow, sendPace: configuration.sendPace)))
     }
 
     /// Verifications in flight now.
-    public var inFlight: Int { state.withLock { $0.inFlight } }
+    public var inFlight: Int { gate.withLock { $0.inFlight } }
 
     public func run() async throws {
         let listener = PostgresListener(configuration: database, channels: ["receiptq_jobs", OutageNotice.channel], logger: logger)
@@ -74,7 +62,9 @@ public final class ReceiptWorker: Service, Sendable {
                 group.addTask {
                     for await event in listener.events {
                         if case .notification(let notification) = event, notification.channel == OutageNotice.channel {
-                            self.heard(OutageNotice(payload: notification.payload))
+                            if let notice = OutageNotice(payload: notification.payload) {
+                                self.perform(self.gate.withLock { $0.heard(notice, now: .now) })
+                            }
                         } else {
                             self.wake.signal()
                         }
@@ -86,7 +76,7 @@ public final class ReceiptWorker: Service, Sendable {
             }
         } onGracefulShutdown: {
             self.logger.notice("worker stopping: no more claims; finishing what is in flight")
-            self.state.withLock { $0.stopping = true }
+            self.gate.withLock { $0.stop() }
             self.wake.signal()
         }
         logger.notice("worker stopped", metadata: ["worker": "\(configuration.name)"])
@@ -94,8 +84,8 @@ public final class ReceiptWorker: Service, Sendable {
 
     private func claimAndVerify() async {
         await withDiscardingTaskGroup { verifications in
-            while !state.withLock({ $0.stopping }) && !Task.isCancelled {
-                let wanted = admission()
+            while !gate.withLock({ $0.stopping }) && !Task.isCancelled {
+                let wanted = gate.withLock { $0.slotsToClaim(now: .now) }
                 guard wanted > 0 else {
                     await wake.wait(timeout: configuration.pollInterval)
                     continue
@@ -105,17 +95,14 @@ public final class ReceiptWorker: Service, Sendable {
                     leases = try await queue.claim(limit: wanted, worker: configuration.name, lease: configuration.lease)
                 } catch {
                     logger.warning("claim failed; retrying in 1 s", metadata: ["error": "\(error)"])
-                    state.withLock { $0.breakers[.production]?.notSent(wanted) }
+                    gate.withLock { $0.claimFailed(wanted: wanted) }
                     try? await Task.sleep(for: .seconds(1))
                     continue
                 }
                 metrics.claimBatch.record(leases.count)
-                state.withLock { state in
-                    state.inFlight += leases.count
-                    state.breakers[.production]?.notSent(wanted - leases.count)
-                }
+                let plan = gate.withLock { $0.claimed(leases.count, of: wanted, now: .now) }
                 metrics.inFlight.record(inFlight)
-                await send(leases, in: &verifications)
+                await send(leases, plan, in: &verifications)
                 if leases.count < wanted {
                     await wake.wait(timeout: configuration.pollInterval)   // queue drained: wait for NOTIFY
                 }
@@ -124,61 +111,37 @@ public final class ReceiptWorker: Service, Sendable {
         }
     }
 
-    /// Slots to claim now: free slots (at most a batch), if Apple's production breaker and any
-    /// 21004 pause allow. Few free slots wait briefly for more, so claims stay batched.
-    private func admission() -> Int {
-        let now = ContinuousClock.now
-        return state.withLock { state in
-            if let until = state.pausedUntil, now < until { return 0 }
-            let free = configuration.concurrency - state.inFlight
-            let wanted = min(free, configuration.maxClaimBatch)
-            return state.breakers[.production]?.admit(wanted, now: now) ?? wanted
-        }
-    }
-
-    /// Sends a claim batch in chunks, checking the breaker between them (`CanaryPolicy`); what
-    /// is left when it opens, or when the worker stops, is released unsent.
-    private func send(_ leases: [JobLease], in verifications: inout DiscardingTaskGroup) async {
-        let (chunk, firstPause, opened) = state.withLock { state in
-            let breaker = state.breakers[.production]
-            return (state.canary.chunk, state.canary.firstPause(now: .now, newestFailureSentAt: breaker?.newestFailureSentAt),
-                    breaker?.gaugeValue == 2)
-        }
-        // Opened while the claim ran (another worker's notice, say): none of it goes. A probe
-        // (half-open) does go.
-        if opened {
-            state.withLock { $0.breakers[.production]?.notSent(leases.count) }
+    /// Sends a claim batch as the gate planned it: in chunks, checking between them that the
+    /// breaker is still closed (`CanaryPolicy`); what is left when it opens, or when the worker
+    /// stops, is released unsent.
+    private func send(_ leases: [JobLease], _ plan: WorkerGate<ContinuousClock.Instant>.SendPlan,
+                      in verifications: inout DiscardingTaskGroup) async {
+        guard case .chunks(let chunk, var pause, let pace) = plan else {
             release(leases)
             return
         }
         var rest = leases[...]
-        var pause = firstPause
         while !rest.isEmpty {
-            let now = ContinuousClock.now
-            state.withLock { $0.canary.sent(at: now) }
+            gate.withLock { $0.sendingChunk(now: .now) }
             for lease in rest.prefix(chunk) { verifications.addTask { await self.verify(lease) } }
             rest = rest.dropFirst(chunk)
             guard !rest.isEmpty else { return }
             try? await Task.sleep(for: pause)
-            pause = configuration.sendPace
-            if !productionBreakerIsClosed || Task.isCancelled || state.withLock({ $0.stopping }) {
+            pause = pace
+            if Task.isCancelled || !gate.withLock({ $0.maySendMore }) {
                 release(Array(rest))
                 return
             }
         }
     }
 
-    private var productionBreakerIsClosed: Bool {
-        state.withLock { $0.breakers[.production]?.isClosed ?? true }
-    }
-
     /// Leases claimed but not sent (the breaker opened while their batch went out, or the worker
     /// is stopping): back to the queue at once, their attempt given back.
     private func release(_ leases: [JobLease]) {
         for lease in leases { writer.submit(FinishedAttempt(lease: lease, decision: .result(.release))) }
-        let remaining = state.withLock { state in
-            state.inFlight -= leases.count
-            return state.inFlight
+        let remaining = gate.withLock { gate in
+            gate.released(leases.count)
+            return gate.inFlight
         }
         metrics.inFlight.record(remaining)
         logger.info("released the rest of a claim unsent (Apple failed its first requests, or stopping)", metadata: ["released": "\(leases.count)"])
@@ -196,90 +159,52 @@ public final class ReceiptWorker: Service, Sendable {
     }
 
     private func verify(_ lease: JobLease) async {
+        let sent = ContinuousClock.now
+        var result: VerificationResult?
         defer {
-            let remaining = state.withLock { state in
-                state.inFlight -= 1
-                return state.inFlight
+            let (actions, remaining) = gate.withLock { gate in
+                (gate.finished(result, sentAt: sent, now: .now), gate.inFlight)
             }
             metrics.inFlight.record(remaining)
+            perform(actions)
             wake.signal()
         }
-        let result: VerificationResult
-        let sent = ContinuousClock.now
         do {
             result = try await verifier.verify(receiptData: lease.receiptData)
         } catch {
             writer.submit(FinishedAttempt(lease: lease, decision: .result(.release)))   // shutdown: not attempted
             return
         }
+        guard let result else { return }
         metrics.appleLatency.recordNanoseconds(Int64(result.latency.seconds * 1e9))
         metrics.appleRequests(result.environment.rawValue).increment(by: result.calls)
-        observe(result, sentAt: sent)
         var random = SystemRandomNumberGenerator()
         writer.submit(decision.decide(result, lease: lease, now: Date(), using: &random))
     }
 
-    /// Answers that mean our side or Apple's protocol changed (21000, a status not in Apple's
-    /// table, a 21007/21008 loop): the job is retried, never rejected, and a person must look.
-    /// Logged at error level at most every 10 s, with the number held back.
-    private func alert(_ reason: RetryReason, now: ContinuousClock.Instant) {
-        let held: Int? = state.withLock { state in
-            if let last = state.lastAlert, now - last < .seconds(10) {
-                state.heldBackAlerts += 1
-                return nil
+    /// Carries out the gate's actions: logs, metrics, the fleet notice.
+    private func perform(_ actions: [WorkerGate<ContinuousClock.Instant>.Action]) {
+        for action in actions {
+            switch action {
+            case .breakerMoved(let environment, let phase, let reportedBy):
+                metrics.breaker(environment.rawValue).record(phase.gaugeValue)
+                if let reportedBy {
+                    logger.warning("Apple \(environment.rawValue) circuit breaker \(phase.rawValue): another worker saw Apple failing",
+                                   metadata: ["reported_by": "\(reportedBy)"])
+                } else {
+                    logger.warning("Apple \(environment.rawValue) circuit breaker \(phase.rawValue)")
+                }
+            case .announceOutage(let environment):
+                announce(OutageNotice(environment: environment.rawValue, worker: configuration.name))
+            case .alert(let reason, let heldBack):
+                logger.error("Apple answered something this version does not handle; retrying, never rejecting — check for a receiptq update",
+                             metadata: ["answer": "\(reason.summary)", "similar_answers_not_logged": "\(heldBack)"])
+            case .configurationErrorPause(let pause):
+                logger.critical("Apple answered 21004: the shared secret is wrong (check RECEIPTQ_SHARED_SECRET); not claiming for a while",
+                                metadata: ["pause": "\(pause)"])
             }
-            defer { state.heldBackAlerts = 0 }
-            state.lastAlert = now
-            return state.heldBackAlerts
-        }
-        guard let held else { return }
-        logger.error("Apple answered something this version does not handle; retrying, never rejecting — check for a receiptq update",
-                     metadata: ["answer": "\(reason.summary)", "similar_answers_not_logged": "\(held)"])
-    }
-
-    /// Feeds the environment's breaker; pauses claiming on a configuration error.
-    private func observe(_ result: VerificationResult, sentAt: ContinuousClock.Instant) {
-        let now = ContinuousClock.now
-        let appleTrouble: Bool
-        switch result.outcome {
-        case .valid, .reject: appleTrouble = false
-        case .retryLater(let reason):
-            appleTrouble = reason.isAppleTrouble
-            if reason.shouldAlert { alert(reason, now: now) }
-        case .timedOut: appleTrouble = true
-        case .configurationError:
-            appleTrouble = false
-            logger.critical("Apple answered 21004: the shared secret is wrong (check RECEIPTQ_SHARED_SECRET); not claiming for a while",
-                            metadata: ["pause": "\(configuration.configurationErrorPause)"])
-            state.withLock { $0.pausedUntil = now + configuration.configurationErrorPause }
-        }
-        let (before, after) = state.withLock { state in
-            let before = state.breakers.mapValues(\.gaugeValue)
-            // Two calls: the first environment answered JSON (21007/21008) before the switch. Its
-            // breaker must hear it — this may be its probe, and a probe never answered kept a
-            // worker from claiming forever (a sandbox receipt was the probe after an outage).
-            if result.calls > 1, let first = VerifyReceiptEnvironment.allCases.first(where: { $0 != result.environment }) {
-                state.breakers[first]?.recordSuccess(sentAt: sentAt)
-            }
-            if appleTrouble {
-                state.breakers[result.environment]?.recordFailure(now: now, sentAt: sentAt)
-            } else {
-                state.breakers[result.environment]?.recordSuccess(sentAt: sentAt)
-            }
-            return (before, state.breakers.mapValues(\.gaugeValue))
-        }
-        // Both breakers may have moved: a sandbox receipt as production's probe closes production's.
-        for environment in VerifyReceiptEnvironment.allCases {
-            guard let gauge = after[environment], gauge != before[environment] else { continue }
-            metrics.breaker(environment.rawValue).record(gauge)
-            logger.warning("Apple \(environment.rawValue) circuit breaker \(Self.breakerNames[gauge])")
-        }
-        if before[result.environment] == 0 && after[result.environment] == 2 {
-            announce(OutageNotice(environment: result.environment.rawValue, worker: configuration.name))
         }
     }
-
-    private static let breakerNames = ["closed", "half-open", "open"]
 
     /// Tells the other workers; a notice that cannot be sent is only logged (they find out alone).
     private func announce(_ notice: OutageNotice) {
@@ -290,16 +215,5 @@ public final class ReceiptWorker: Service, Sendable {
                 logger.info("could not tell the other workers that Apple is failing", metadata: ["error": "\(error)"])
             }
         }
-    }
-
-    /// Another worker's breaker opened: open ours if it is closed.
-    private func heard(_ notice: OutageNotice?) {
-        guard let notice, notice.worker != configuration.name,
-              let environment = VerifyReceiptEnvironment(rawValue: notice.environment) else { return }
-        let opened = state.withLock { $0.breakers[environment]?.recordFleetOutage(now: .now) ?? false }
-        guard opened else { return }
-        metrics.breaker(environment.rawValue).record(2)
-        logger.warning("Apple \(environment.rawValue) circuit breaker open: another worker saw Apple failing",
-                       metadata: ["reported_by": "\(notice.worker)"])
     }
 }

@@ -45,7 +45,7 @@ public struct WorkerConfiguration: Sendable {
     /// Where and how Apple's verifyReceipt is asked (URLs, shared secret, timeout per call).
     /// Default: `VerifyReceiptClientConfiguration()` (Apple's servers, 15 s).
     public var apple: VerifyReceiptClientConfiguration
-    public var breaker: CircuitBreaker.Configuration
+    public var breaker: CircuitBreakerConfiguration
     public var writer: OutcomeWriter.Configuration
 
     public init(
@@ -63,7 +63,7 @@ public struct WorkerConfiguration: Sendable {
         retry: RetryPolicy = RetryPolicy(),
         boundedAttempts: Int = 3,
         apple: VerifyReceiptClientConfiguration = VerifyReceiptClientConfiguration(),
-        breaker: CircuitBreaker.Configuration = CircuitBreaker.Configuration(),
+        breaker: CircuitBreakerConfiguration = CircuitBreakerConfiguration(),
         writer: OutcomeWriter.Configuration = OutcomeWriter.Configuration()
     ) {
         self.name = name

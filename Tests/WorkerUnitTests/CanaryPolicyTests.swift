@@ -4,7 +4,7 @@ import Worker
 @Suite("Canaries: a backlog after a lull waits for its first requests to fail")
 struct CanaryPolicyTests {
     let t0 = ContinuousClock.now
-    var policy: CanaryPolicy { CanaryPolicy(window: .milliseconds(500), pace: .milliseconds(5), chunk: 20) }
+    var policy: CanaryPolicy<ContinuousClock.Instant> { CanaryPolicy(window: .milliseconds(500), pace: .milliseconds(5), chunk: 20) }
 
     @Test func aWorkerThatSentNothingLatelyWaitsTheWindowAfterItsFirstChunk() {
         var policy = policy
@@ -40,7 +40,7 @@ struct CanaryPolicyTests {
     }
 
     @Test func aZeroWindowNeverWaitsMoreThanThePace() {
-        let policy = CanaryPolicy(window: .zero, pace: .milliseconds(5), chunk: 20)
+        let policy = CanaryPolicy<ContinuousClock.Instant>(window: .zero, pace: .milliseconds(5), chunk: 20)
         #expect(policy.firstPause(now: t0, newestFailureSentAt: nil) == .milliseconds(5))
     }
 }

@@ -1,0 +1,213 @@
+import AppStore
+import ReceiptQueue
+
+/// Every decision the worker makes about talking to Apple, as a pure value type in the manner of
+/// postgres-nio's `PoolStateMachine`: the worker reports events (a claim came back, an answer
+/// arrived, another worker's notice was heard) with the time, and the gate answers with how many
+/// jobs to claim, how to send a batch, and `Action`s to carry out (log, meter, announce). Nothing
+/// here reads a clock, a random source or the network, so every rule is tested with a manual
+/// clock in microseconds (`WorkerGateTests`) as well as in real time.
+///
+/// What it decides:
+/// - admission: free slots (at most a claim batch), unless the production breaker or a 21004
+///   pause says no (`slotsToClaim`);
+/// - per-environment circuit breakers fed by every answer (`CircuitBreaker`), and when a closed
+///   breaker opens, telling the fleet (`OutageNotice`) — never for a failed probe;
+/// - sending a claim batch in chunks with canaries after a lull (`CanaryPolicy`), and releasing
+///   what is left unsent when the breaker opens;
+/// - the 21004 pause, and alert throttling (at most one alert per `alertInterval`, counting the
+///   ones held back).
+public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where Instant.Duration == Duration {
+    public struct Configuration: Sendable {
+        /// This worker's name; its own outage notices are ignored.
+        public var name: String
+        /// Verifications in flight at most.
+        public var concurrency: Int
+        /// Most jobs per claim.
+        public var maxClaimBatch: Int
+        /// After Apple says the shared secret is wrong (21004), claim nothing for this long.
+        public var configurationErrorPause: Duration
+        /// At most one alert log line per this long. Default 10 s.
+        public var alertInterval: Duration
+        public var breaker: CircuitBreaker<Instant>.Configuration
+        public var canaryWindow: Duration
+        public var sendPace: Duration
+
+        public init(name: String, concurrency: Int, maxClaimBatch: Int, configurationErrorPause: Duration,
+                    alertInterval: Duration = .seconds(10), breaker: CircuitBreaker<Instant>.Configuration,
+                    canaryWindow: Duration, sendPace: Duration) {
+            self.name = name
+            self.concurrency = concurrency
+            self.maxClaimBatch = maxClaimBatch
+            self.configurationErrorPause = configurationErrorPause
+            self.alertInterval = alertInterval
+            self.breaker = breaker
+            self.canaryWindow = canaryWindow
+            self.sendPace = sendPace
+        }
+    }
+
+    /// What the worker must do after an event, besides what the event's return value says.
+    public enum Action: Sendable, Equatable {
+        /// An environment's breaker changed phase; `reportedBy` names the worker whose notice
+        /// opened it (nil: this worker's own answers).
+        case breakerMoved(VerifyReceiptEnvironment, CircuitBreaker<Instant>.Phase, reportedBy: String?)
+        /// Tell the other workers that this environment is failing (`OutageNotice`).
+        case announceOutage(VerifyReceiptEnvironment)
+        /// Apple answered something this version does not handle; `heldBack` similar alerts were
+        /// not logged since the last one.
+        case alert(RetryReason, heldBack: Int)
+        /// Apple said our shared secret is wrong: log it loudly; claiming pauses for `pause`.
+        case configurationErrorPause(Duration)
+    }
+
+    /// How to send a claim batch.
+    public enum SendPlan: Sendable, Equatable {
+        /// The breaker opened while the claim ran: send none of it, release it all.
+        case releaseAll
+        /// Send `chunk` at a time; wait `firstPause` after the first chunk, `pace` after the
+        /// others, and check `maySendMore` before each chunk after the first.
+        case chunks(of: Int, firstPause: Duration, pace: Duration)
+    }
+
+    public let configuration: Configuration
+    /// Verifications claimed and not yet finished or released.
+    public private(set) var inFlight = 0
+    public private(set) var stopping = false
+    private var breakers: [VerifyReceiptEnvironment: CircuitBreaker<Instant>]
+    private var canary: CanaryPolicy<Instant>
+    private var pausedUntil: Instant?
+    private var lastAlert: Instant?
+    private var heldBackAlerts = 0
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        breakers = Dictionary(uniqueKeysWithValues: VerifyReceiptEnvironment.allCases.map {
+            ($0, CircuitBreaker<Instant>(configuration: configuration.breaker))
+        })
+        canary = CanaryPolicy(window: configuration.canaryWindow, pace: configuration.sendPace, chunk: configuration.breaker.failureThreshold)
+    }
+
+    /// An environment's breaker phase.
+    public func phase(_ environment: VerifyReceiptEnvironment) -> CircuitBreaker<Instant>.Phase {
+        breakers[environment]?.phase ?? .closed
+    }
+
+    // MARK: - Claiming and sending
+
+    /// Jobs to claim now: free slots (at most a batch) if the production breaker and any 21004
+    /// pause allow; 0 when stopping. What is admitted and not claimed must be given back with
+    /// `claimed(_:of:now:)` or `claimFailed(wanted:)`.
+    public mutating func slotsToClaim(now: Instant) -> Int {
+        if stopping { return 0 }
+        if let pausedUntil, now < pausedUntil { return 0 }
+        let wanted = min(configuration.concurrency - inFlight, configuration.maxClaimBatch)
+        guard wanted > 0 else { return 0 }
+        return breakers[.production]?.admit(wanted, now: now) ?? wanted
+    }
+
+    /// A claim for `wanted` came back with `count` jobs; they are in flight until sent and
+    /// finished, or released.
+    public mutating func claimed(_ count: Int, of wanted: Int, now: Instant) -> SendPlan {
+        inFlight += count
+        breakers[.production]?.notSent(wanted - count)
+        guard count > 0 else { return .chunks(of: canary.chunk, firstPause: .zero, pace: configuration.sendPace) }
+        // Opened while the claim ran (another worker's notice, say): none of it goes. A probe
+        // (half-open) does go.
+        if breakers[.production]?.phase == .open {
+            breakers[.production]?.notSent(count)
+            return .releaseAll
+        }
+        let pause = canary.firstPause(now: now, newestFailureSentAt: breakers[.production]?.newestFailureSentAt)
+        return .chunks(of: canary.chunk, firstPause: pause, pace: configuration.sendPace)
+    }
+
+    /// The claim failed: nothing was leased.
+    public mutating func claimFailed(wanted: Int) {
+        breakers[.production]?.notSent(wanted)
+    }
+
+    /// A chunk of a batch is going out now.
+    public mutating func sendingChunk(now: Instant) {
+        canary.sent(at: now)
+    }
+
+    /// Whether the next chunk of a batch may go: the production breaker is still closed and the
+    /// worker is not stopping. Otherwise the rest is released.
+    public var maySendMore: Bool {
+        !stopping && (breakers[.production]?.isClosed ?? true)
+    }
+
+    /// `count` claimed jobs go back unsent (their attempt given back).
+    public mutating func released(_ count: Int) {
+        inFlight -= count
+    }
+
+    /// Graceful shutdown began: no more claims, no more chunks.
+    public mutating func stop() {
+        stopping = true
+    }
+
+    // MARK: - Answers and notices
+
+    /// A verification sent at `sentAt` finished with `result` (or was cancelled: `result` nil).
+    public mutating func finished(_ result: VerificationResult?, sentAt: Instant, now: Instant) -> [Action] {
+        inFlight -= 1
+        guard let result else { return [] }
+        var actions: [Action] = []
+        let appleTrouble: Bool
+        switch result.outcome {
+        case .valid, .reject: appleTrouble = false
+        case .retryLater(let reason):
+            appleTrouble = reason.isAppleTrouble
+            if reason.shouldAlert, let held = throttleAlert(now: now) { actions.append(.alert(reason, heldBack: held)) }
+        case .timedOut: appleTrouble = true
+        case .configurationError:
+            appleTrouble = false
+            pausedUntil = now + configuration.configurationErrorPause
+            actions.append(.configurationErrorPause(configuration.configurationErrorPause))
+        }
+        let before = breakers.mapValues(\.phase)
+        // Two calls: the first environment answered JSON (21007/21008) before the switch. Its
+        // breaker must hear it — this may be its probe, and a probe never answered kept a worker
+        // from claiming forever (a sandbox receipt was the probe after an outage).
+        if result.calls > 1, let first = VerifyReceiptEnvironment.allCases.first(where: { $0 != result.environment }) {
+            breakers[first]?.recordSuccess(now: now, sentAt: sentAt)
+        }
+        if appleTrouble {
+            breakers[result.environment]?.recordFailure(now: now, sentAt: sentAt)
+        } else {
+            breakers[result.environment]?.recordSuccess(now: now, sentAt: sentAt)
+        }
+        // Both breakers may have moved: a sandbox receipt as production's probe closes production's.
+        for environment in VerifyReceiptEnvironment.allCases {
+            guard let phase = breakers[environment]?.phase, phase != before[environment] else { continue }
+            actions.append(.breakerMoved(environment, phase, reportedBy: nil))
+        }
+        if before[result.environment] == .closed && breakers[result.environment]?.phase == .open {
+            actions.append(.announceOutage(result.environment))
+        }
+        return actions
+    }
+
+    /// Another worker's breaker opened: open ours if it is closed. Our own notices, and notices
+    /// that are not about a known environment, are ignored.
+    public mutating func heard(_ notice: OutageNotice, now: Instant) -> [Action] {
+        guard notice.worker != configuration.name,
+              let environment = VerifyReceiptEnvironment(rawValue: notice.environment),
+              breakers[environment]?.recordFleetOutage(now: now) == true else { return [] }
+        return [.breakerMoved(environment, .open, reportedBy: notice.worker)]
+    }
+
+    /// nil when an alert was logged less than `alertInterval` ago (it is counted); else the
+    /// number held back since the last one.
+    private mutating func throttleAlert(now: Instant) -> Int? {
+        if let lastAlert, lastAlert.duration(to: now) < configuration.alertInterval {
+            heldBackAlerts += 1
+            return nil
+        }
+        defer { heldBackAlerts = 0 }
+        lastAlert = now
+        return heldBackAlerts
+    }
+}
