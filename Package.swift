@@ -125,6 +125,7 @@ let package = Package(
                 "HTTPClient",
                 "AppStore",
                 "FakeAppStore",
+                "APITesting",
                 "PostgresTesting",
                 "ReceiptQueueTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -152,6 +153,12 @@ let package = Package(
         .target(
             name: "ReceiptQueueTesting",
             dependencies: ["Postgres", "PostgresTesting", "ReceiptQueue"]
+        ),
+        // The API in this process on a free port, for tests and the lab.
+        .target(
+            name: "APITesting",
+            dependencies: ["API", "Postgres", "ReceiptQueue", .product(name: "Logging", package: "swift-log"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
         ),
         // A clock tests move by hand, for the pure decision types.
         .target(name: "ClockTesting"),
@@ -183,7 +190,7 @@ let package = Package(
         ),
         .testTarget(
             name: "APIIntegrationTests",
-            dependencies: ["API", "ReceiptQueue", "Postgres", "PostgresTesting", "ReceiptQueueTesting"]
+            dependencies: ["API", "APITesting", "ReceiptQueue", "Postgres", "PostgresTesting", "ReceiptQueueTesting"]
         ),
         .testTarget(name: "HTTPClientIntegrationTests", dependencies: ["HTTPClient", "AppStore", "FakeAppStore"]),
         .testTarget(name: "CommandLineTests", dependencies: ["Postgres", "PostgresTesting", "ReceiptQueueTesting"]),

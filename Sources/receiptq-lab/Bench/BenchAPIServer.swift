@@ -1,4 +1,5 @@
 import API
+import APITesting
 import ArgumentParser
 import CommandSupport
 import Foundation
@@ -11,7 +12,6 @@ import Postgres
 import PostgresTesting
 import ReceiptQueue
 import ReceiptQueueTesting
-import ServiceLifecycle
 
 /// The API that `bench api` measures, in one of two places:
 /// - `in-process`: an `APIServer` in the bench's own process. The load generator then shares the
@@ -27,16 +27,12 @@ final class BenchAPIServer {
 
     /// `http://127.0.0.1:<port>`.
     let baseURL: String
-    private let api: APIServer?
-    private let group: ServiceGroup?
-    private let running: Task<Void, any Error>?
+    private let api: InProcessAPI?
     private let child: SpawnedProcess?
 
-    private init(baseURL: String, api: APIServer?, group: ServiceGroup?, running: Task<Void, any Error>?, child: SpawnedProcess?) {
+    private init(baseURL: String, api: InProcessAPI?, child: SpawnedProcess?) {
         self.baseURL = baseURL
         self.api = api
-        self.group = group
-        self.running = running
         self.child = child
     }
 
@@ -47,15 +43,9 @@ final class BenchAPIServer {
             var settings = APIConfiguration(port: 0, tokens: try TokenDigests(hexList: TokenDigests.hexDigest(of: token)),
                                             rateLimitPerSecond: 0, poolSize: poolSize)
             settings.groupCommit.enabled = groupCommit
-            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-            let logger = Logger(label: "receiptq.benchapi")
-            let api = APIServer(configuration: settings, database: scratch.configuration, migrations: files, logger: logger,
-                                onListening: { continuation.yield($0) })
-            let group = ServiceGroup(services: [api], logger: logger)
-            let running = Task { try await group.run() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { throw BenchError("the API did not start") }
-            return BenchAPIServer(baseURL: "http://127.0.0.1:\(port)", api: api, group: group, running: running, child: nil)
+            let api = try await InProcessAPI.start(configuration: settings, database: scratch.configuration, migrations: files,
+                                                   logger: Logger(label: "receiptq.benchapi"))
+            return BenchAPIServer(baseURL: api.baseURL, api: api, child: nil)
         case .child:
             let port = try freePort()
             let arguments = ["api", "--database-url", scratch.connectionString, "--port", "\(port)",
@@ -64,7 +54,7 @@ final class BenchAPIServer {
             environment["RECEIPTQ_API_TOKENS"] = TokenDigests.hexDigest(of: token)
             environment["RECEIPTQ_LOG_LEVEL"] = "warning"
             let process = try SpawnedProcess(executable: ReceiptQBinary.url.path, arguments: arguments, environment: environment)
-            let server = BenchAPIServer(baseURL: "http://127.0.0.1:\(port)", api: nil, group: nil, running: nil, child: process)
+            let server = BenchAPIServer(baseURL: "http://127.0.0.1:\(port)", api: nil, child: process)
             try await server.waitUntilReady()
             return server
         }
@@ -83,10 +73,7 @@ final class BenchAPIServer {
     }
 
     func stop() async throws {
-        if let group, let running {
-            await group.triggerGracefulShutdown()
-            try await running.value
-        }
+        await api?.stop()
         if let child, child.isRunning {
             child.terminate()
             child.waitUntilExit()
