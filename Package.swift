@@ -18,6 +18,10 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.4.0"),
+        // Apple's signed data (JWS, X.509 chains, App Store Connect JWTs): no hand-written crypto.
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     ],
     targets: [
         // libpq, found through pkg-config (`libpq-dev`).
@@ -120,6 +124,16 @@ let package = Package(
         .target(
             name: "ReceiptQueueTesting",
             dependencies: ["Postgres", "ReceiptQueue"]
+        ),
+        // Apple's current stack: StoreKit 2 / Server Notifications V2 JWS verified against pinned
+        // roots, payload models, ES256 signing and the App Store Connect API token. Pure: no I/O.
+        .target(
+            name: "AppleSignedData",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
         ),
         .testTarget(
             name: "AppStoreTests",
