@@ -135,6 +135,17 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
+        // A throwaway Apple-shaped PKI built at run time, for tests and the fake App Store.
+        .target(
+            name: "AppleTestPKI",
+            dependencies: [
+                "AppleSignedData",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
         .testTarget(
             name: "AppStoreTests",
             dependencies: ["AppStore"]
