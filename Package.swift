@@ -147,6 +147,15 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "AppleSignedDataUnitTests",
+            dependencies: [
+                "AppleSignedData",
+                "AppleTestPKI",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ]
+        ),
+        .testTarget(
             name: "AppStoreTests",
             dependencies: ["AppStore"]
         ),
