@@ -68,4 +68,14 @@ struct ChainRefusalTests {
         let verifier = try makeVerifier(trusting: [pki.root])
         #expect(await refusal { try await verifier.verifyTransaction(try pki.sign(transaction())) } == .certificateNotYetValid)
     }
+
+    @Test func aPayloadWithoutSignedDateIsJudgedAtTheCurrentTime() async throws {
+        let pki = try makePKI { $0.leafValidity = reference.addingTimeInterval(-400 * day)...reference.addingTimeInterval(-1 * day) }
+        var undated = transaction(signedAt: reference.addingTimeInterval(-2 * day))
+        undated.signedDate = nil
+        let verifier = try makeVerifier(trusting: [pki.root], now: reference)
+        #expect(await refusal { try await verifier.verifyTransaction(try pki.sign(undated)) } == .certificateExpired)
+        let earlier = try makeVerifier(trusting: [pki.root], now: reference.addingTimeInterval(-2 * day))
+        _ = try await earlier.verifyTransaction(try pki.sign(undated))
+    }
 }

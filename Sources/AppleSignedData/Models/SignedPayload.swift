@@ -6,7 +6,7 @@ import Foundation
 /// and expose them here.
 public protocol SignedPayload: Decodable, Sendable {
     /// When Apple signed the payload, in milliseconds since 1970. The certificate chain must have
-    /// been valid at this instant.
+    /// been valid at this instant; a payload without it is judged at the current time.
     var signedDate: Int64? { get }
     /// The app the payload is for.
     var bundleId: String? { get }

@@ -37,9 +37,17 @@ public final class SignedDataVerifier: Sendable {
         let cached = cache.entry(for: cacheKey, now: now)
         // A cached header was accepted before (ES256, three certificates), so its key can be used
         // at once; otherwise the header and certificates are parsed, and the chain validated below.
-        let sent = cached == nil ? try SigningChain(header: token.headerSegment) : nil
-        try Self.checkSignature(token, with: (cached?.leafKey ?? sent!.leafKey).key)
+        let sent: SigningChain?
+        let signingKey: LeafKey
+        if let cached {
+            (sent, signingKey) = (nil, cached.leafKey)
+        } else {
+            let chain = try SigningChain(header: token.headerSegment)
+            (sent, signingKey) = (chain, chain.leafKey)
+        }
+        try Self.checkSignature(token, with: signingKey.key)
         let payload = try Self.decode(token, as: type)
+        // A payload without signedDate is judged now, as Apple's library does.
         let validationTime = payload.signedAt ?? now
 
         if !(cached?.covers(validationTime) ?? false) {
