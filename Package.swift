@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 // ReceiptQueue: asynchronous, lossless verification of Apple In-App Purchase receipts.
 // Layers (a lower one never imports a higher one):
-//   CLibPQ, CCurl  ←  Postgres, HTTPClient  ←  AppStore, ReceiptQueue  ←  API, Worker, FakeAppStore  ←  receiptq
+//   CLibPQ, CCurl  ←  Postgres, HTTPClient  ←  AppStore, AppleSignedData, ReceiptQueue  ←  API, Worker, FakeAppStore
+//   ←  CommandSupport  ←  receiptq (the product), receiptq-lab (benchmarks, chaos, demo; not shipped)
 import PackageDescription
 
 let package = Package(
@@ -19,6 +20,10 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.4.0"),
+        // Apple's signed data (JWS, X.509 chains, App Store Connect JWTs): no hand-written crypto.
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     ],
     targets: [
         // libpq, found through pkg-config (`libpq-dev`).
@@ -42,6 +47,27 @@ let package = Package(
         .target(
             name: "AppStore",
             dependencies: ["HTTPClient"]
+        ),
+        // Apple's current stack: StoreKit 2 / Server Notifications V2 JWS verified against pinned
+        // roots, payload models, ES256 signing and the App Store Connect API token. Pure: no I/O.
+        .target(
+            name: "AppleSignedData",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
+        // A throwaway Apple-shaped PKI built at run time, for tests and the fake App Store.
+        .target(
+            name: "AppleTestPKI",
+            dependencies: [
+                "AppleSignedData",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
         ),
         .target(
             name: "FakeAppStore",
@@ -176,6 +202,15 @@ let package = Package(
         .testTarget(name: "WorkerUnitTests", dependencies: ["Worker", "ReceiptQueue", "AppStore", "ClockTesting"]),
         .testTarget(name: "APIUnitTests", dependencies: ["API"]),
         .testTarget(name: "CommandSupportUnitTests", dependencies: ["CommandSupport"]),
+        .testTarget(
+            name: "AppleSignedDataUnitTests",
+            dependencies: [
+                "AppleSignedData",
+                "AppleTestPKI",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ]
+        ),
 
         // Integration and system tests: a real PostgreSQL (scratch database per test), the fake
         // App Store over real HTTP, `receiptq` child processes.
