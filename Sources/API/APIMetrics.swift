@@ -5,7 +5,6 @@ final class APIMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
     private let accepted: Counter
     private let duplicates: Counter
-    private let conflicts: Counter
     private let batches: Counter
     private let batchedJobs: Counter
     private let longPolls: Gauge
@@ -15,14 +14,13 @@ final class APIMetrics: Sendable {
         let receipts = APIMetrics.name("receipts", "total", "Receipt submissions by result.")
         accepted = registry.makeCounter(descriptor: receipts, labels: [("result", "accepted")])
         duplicates = registry.makeCounter(descriptor: receipts, labels: [("result", "duplicate")])
-        conflicts = registry.makeCounter(descriptor: receipts, labels: [("result", "conflict")])
         batches = registry.makeCounter(descriptor: APIMetrics.name("enqueue_commits", "total", "Enqueue statements committed (group commits)."))
         batchedJobs = registry.makeCounter(descriptor: APIMetrics.name("enqueue_jobs", "total", "Jobs in those statements; divided by commits: the mean batch."))
         longPolls = registry.makeGauge(descriptor: APIMetrics.name("long_polls", "", "GET /v1/receipts/{id}?wait= requests waiting now."))
     }
 
-    func submitted(created: Bool, conflicting: Bool) {
-        if conflicting { conflicts.increment() } else if created { accepted.increment() } else { duplicates.increment() }
+    func submitted(created: Bool) {
+        if created { accepted.increment() } else { duplicates.increment() }
     }
 
     func committedBatch(size: Int) {

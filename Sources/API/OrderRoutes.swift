@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Postgres
 import ReceiptQueue
@@ -46,14 +47,29 @@ struct OrderRoutes<Context: RequestContext> {
     struct GrantList: Encodable {
         var userId: String
         var grants: [Grant]
+        /// The next page's URL (`?cursor=…`), or null on the last page.
+        var next: String?
     }
 
-    /// The user's grants, oldest first (`?limit=`, default 100, at most 1000).
+    /// The user's grants, newest first, a page at a time (`?limit=`, default 100, at most 1000;
+    /// `?cursor=` from the previous page's `next`).
     func grants(_ request: Request, context: Context) async throws -> Response {
         let userID = try FieldRules.identifier(context.parameters.get("user_id"), "user_id")
         let limit = try pageSize(request)
-        let grants = try await pool.withConnection { try ListGrants.run(userID: userID, limit: limit, on: $0) }
-        return try JSONBody.response(GrantList(userId: userID, grants: grants))
+        var cursor: ListGrants.Cursor?
+        if let token = request.uri.queryParameters.get("cursor") {
+            guard let parsed = ListGrants.Cursor(token: token) else {
+                throw Problem.invalid("cursor", "cursor must be the next link of a previous page")
+            }
+            cursor = parsed
+        }
+        let after = cursor
+        let page = try await pool.withConnection { try ListGrants.run(userID: userID, limit: limit, after: after, on: $0) }
+        let next = page.next.map { next in
+            "/v1/users/\(userID.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? userID)/grants"
+                + "?limit=\(limit)&cursor=\(next.token)"
+        }
+        return try JSONBody.response(GrantList(userId: userID, grants: page.grants, next: next))
     }
 
     private func pageSize(_ request: Request) throws -> Int {

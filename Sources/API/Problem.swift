@@ -11,7 +11,6 @@ public struct Problem: Error, Sendable {
         case unauthorized
         case notFound = "not-found"
         case methodNotAllowed = "method-not-allowed"
-        case conflictingResubmission = "conflicting-resubmission"
         case conflictingOrder = "conflicting-order"
         case tooLarge = "too-large"
         case unsupportedMediaType = "unsupported-media-type"
@@ -25,7 +24,7 @@ public struct Problem: Error, Sendable {
             case .unauthorized: .unauthorized
             case .notFound: .notFound
             case .methodNotAllowed: .methodNotAllowed
-            case .conflictingResubmission, .conflictingOrder: .conflict
+            case .conflictingOrder: .conflict
             case .tooLarge: .contentTooLarge
             case .unsupportedMediaType: .unsupportedMediaType
             case .rateLimited: .tooManyRequests
@@ -44,7 +43,6 @@ public struct Problem: Error, Sendable {
             case .unauthorized: "Missing or invalid bearer token"
             case .notFound: "No such resource"
             case .methodNotAllowed: "This resource does not support this method"
-            case .conflictingResubmission: "This receipt and transaction were already submitted with other details"
             case .conflictingOrder: "This order id is already registered with another user or product"
             case .tooLarge: "Request body or receipt too large"
             case .unsupportedMediaType: "Content-Type must be application/json"

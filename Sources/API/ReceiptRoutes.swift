@@ -14,17 +14,13 @@ struct ReceiptRoutes<Context: RequestContext> {
         group.get("receipts/:id") { request, context in try await status(request, context: context) }
     }
 
-    /// 202 once committed; 200 with the existing job for an identical resubmission; 409 when
-    /// the same receipt and transaction were submitted with another user, product or order.
+    /// 202 once committed; 200 with the existing job when the same receipt and transaction were
+    /// submitted before (whatever else the resubmission claims: the purchase is in hand).
     func submit(_ request: Request) async throws -> Response {
         let body = try await JSONBody.decode(ReceiptSubmission.self, from: request, limit: configuration.maxBodyBytes)
         let job = try body.validated(maxReceiptBytes: configuration.maxReceiptBytes)
         let result = try await groupCommit.submit(job)
-        metrics.submitted(created: result.created, conflicting: result.conflicting)
-        if result.conflicting {
-            throw Problem(.conflictingResubmission,
-                          "receipt and transaction_id match an earlier submission with another user_id, product_id or order_id")
-        }
+        metrics.submitted(created: result.created)
         var response = try JSONBody.response(ReceiptStatus(result), status: result.created ? .accepted : .ok)
         response.headers[.location] = ReceiptStatus.url(result.id)
         return response

@@ -2,31 +2,64 @@ import Foundation
 import ReceiptQueue
 
 /// The JSON of a job as backends see it (never the receipt itself). Keys are snake_case.
+///
+/// `verdict` is the one field the app acts on (see `Verdict`): `delivered` and
+/// `already_delivered` — finish the StoreKit transaction (deliver first for `delivered`);
+/// `not_paid` — finish it, deliver nothing; `resubmit` — keep it unfinished, refresh the receipt
+/// and submit again; `pending` — keep it unfinished and wait.
 struct ReceiptStatus: Encodable {
     var id: Int64
-    /// queued, verifying, timed_out (pending) or granted, already_granted, rejected, failed.
+    /// queued, verifying, timed_out, failed (verdict pending) or granted, already_granted,
+    /// rejected, resubmit.
     var state: String
+    var verdict: String
     var statusURL: String
     /// True once `state` will never change again.
     var final: Bool
     var transactionId: String?
     var userId: String?
+    /// What the client claimed.
     var productId: String?
     var orderId: String?
     /// Verification attempts so far.
     var attempts: Int?
     /// Pending only: earliest time of the next attempt.
     var nextAttemptAt: Date?
-    /// Why the job ended as it did (rejected, failed), or why the last attempt did not finish it.
+    /// Why the job ended as it did (rejected, failed, resubmit, already_granted), or why the last
+    /// attempt did not finish it.
     var reason: String?
     var appleStatus: Int?
+    /// Which of Apple's environments answered (TestFlight and App Review buy, free, in the sandbox).
+    var environment: String?
+    /// delivered / already_delivered: the purchase as Apple verified it.
+    var purchase: Purchase?
+    /// resubmit: the later submission that took over.
+    var supersededBy: String?
     var createdAt: Date?
     var finishedAt: Date?
 
-    /// The short answer to POST /v1/receipts: `{id, state, status_url, final}`.
+    struct Purchase: Encodable {
+        var transactionId: String
+        var originalTransactionId: String
+        /// Apple's product (granted as Apple verified it, whatever the client claimed).
+        var productId: String
+        var quantity: Int
+        var environment: String
+        /// PURCHASED, or FAMILY_SHARED (a family member's access).
+        var ownershipType: String
+        /// The order it fulfilled; null: no registered order matched (granted anyway).
+        var orderId: String?
+        var expiresAt: Date?
+        var revokedAt: Date?
+        /// False when an earlier submission granted it to another account.
+        var grantedToThisUser: Bool
+    }
+
+    /// The short answer to POST /v1/receipts: `{id, state, verdict, status_url, final}`.
     init(_ job: EnqueuedJob) {
         id = job.id
         state = job.state.rawValue
+        verdict = Verdict(job.state).rawValue
         statusURL = ReceiptStatus.url(job.id)
         final = job.state.isTerminal
     }
@@ -34,6 +67,7 @@ struct ReceiptStatus: Encodable {
     init(_ record: JobRecord) {
         id = record.id
         state = record.state.rawValue
+        verdict = Verdict(record.state).rawValue
         statusURL = ReceiptStatus.url(record.id)
         final = record.state.isTerminal
         transactionId = record.transactionID
@@ -44,6 +78,14 @@ struct ReceiptStatus: Encodable {
         nextAttemptAt = record.state.isTerminal || record.state == .verifying ? nil : record.runAt
         reason = record.state.isTerminal ? record.outcomeReason : record.lastError
         appleStatus = record.appleStatus
+        environment = record.appleEnvironment
+        purchase = record.purchase.map { purchase in
+            Purchase(transactionId: purchase.transactionID, originalTransactionId: purchase.originalTransactionID,
+                     productId: purchase.productID, quantity: purchase.quantity, environment: purchase.environment,
+                     ownershipType: purchase.ownershipType, orderId: purchase.orderID, expiresAt: purchase.expiresDate,
+                     revokedAt: purchase.revokedAt, grantedToThisUser: purchase.grantedToThisUser)
+        }
+        supersededBy = record.supersededBy.map(ReceiptStatus.url)
         createdAt = record.createdAt
         finishedAt = record.finishedAt
     }

@@ -16,6 +16,8 @@ public struct InAppTransaction: Sendable, Decodable, Equatable {
     /// Set when Apple refunded or revoked the purchase (`cancellation_date_ms`).
     public var cancellationDateMs: Int64?
     public var webOrderLineItemID: String?
+    /// `PURCHASED`, or `FAMILY_SHARED` for a family member's access to another's purchase.
+    public var inAppOwnershipType: String?
     public var isTrialPeriod: Bool?
     public var isInIntroOfferPeriod: Bool?
 
@@ -30,6 +32,7 @@ public struct InAppTransaction: Sendable, Decodable, Equatable {
         expiresDateMs = c.lenientString(AnyCodingKey("expires_date_ms")).flatMap { Int64($0) }
         cancellationDateMs = c.lenientString(AnyCodingKey("cancellation_date_ms")).flatMap { Int64($0) }
         webOrderLineItemID = c.lenientString(AnyCodingKey("web_order_line_item_id"))
+        inAppOwnershipType = c.lenientString(AnyCodingKey("in_app_ownership_type"))
         isTrialPeriod = c.lenientBool(AnyCodingKey("is_trial_period"))
         isInIntroOfferPeriod = c.lenientBool(AnyCodingKey("is_in_intro_offer_period"))
     }

@@ -48,3 +48,23 @@ extension KeyedDecodingContainer {
         (try? decodeIfPresent(LenientBool.self, forKey: key))??.value
     }
 }
+
+/// An entry of a list that may not decode; kept as nil instead of failing the whole list.
+private struct LenientElement<Element: Decodable>: Decodable {
+    let value: Element?
+    init(from decoder: any Decoder) throws { value = try? Element(from: decoder) }
+}
+
+extension KeyedDecodingContainer {
+    /// A list Apple sends as an array — or, in older shapes, as one object. Entries that do not
+    /// decode are dropped; a missing key, `null` or any other type is an empty list.
+    func lenientList<Element: Decodable>(_ type: Element.Type, _ key: Key) -> [Element] {
+        if let list = try? decodeIfPresent([LenientElement<Element>].self, forKey: key) {
+            return list.compactMap(\.value)
+        }
+        if let single = try? decodeIfPresent(LenientElement<Element>.self, forKey: key), let value = single.value {
+            return [value]
+        }
+        return []
+    }
+}

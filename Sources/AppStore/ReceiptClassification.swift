@@ -13,15 +13,17 @@ public enum ReceiptClassification: Sendable {
     case configurationError(ConfigurationProblem)
 }
 
-/// Why an answer is worth retrying. `isBounded` reasons get only a few attempts (the worker
-/// decides how many) before the job ends; the rest are retried with backoff until the job's
-/// overall budget runs out. `shouldAlert` reasons point at something a person must look at.
+/// Why an answer is worth retrying. `doubtsTheReceipt` reasons may also mean the receipt itself is
+/// bad, so the worker retries them only over a window (hours) before giving up into `failed` —
+/// never `rejected`; the rest are retried with backoff until the job's overall budget runs out.
+/// `shouldAlert` reasons point at something a person must look at.
 public enum RetryReason: Sendable, Equatable {
-    /// 21002: malformed data or a temporary issue. After N attempts the worker rejects.
+    /// 21002: malformed data or a temporary issue (Apple cannot tell us which).
     case malformedOrTemporary
     /// 21000: Apple could not read our request — our bug, not the receipt's.
     case unreadableRequest
-    /// 21005, 21009, 21100–21199 with Apple's `is_retryable` hint (`nil` when Apple gave none).
+    /// 21005, 21009, 21100–21199 with Apple's `is_retryable` hint (`nil` when Apple gave none;
+    /// Apple defines the hint for 21100–21199 only).
     case appleServerError(status: Int, isRetryable: Bool?)
     /// A non-200 HTTP status: 5xx, 429, or anything else unexpected.
     case httpStatus(Int)
@@ -34,11 +36,13 @@ public enum RetryReason: Sendable, Equatable {
     /// No response at all (connection refused, reset, TLS failure); carries the error's text.
     case network(String)
 
-    /// Reasons that get a small fixed number of attempts before the job ends.
-    public var isBounded: Bool {
+    /// Answers that may mean the receipt itself is bad: 21002, and a 21100–21199 error Apple
+    /// marked not retryable (`is_retryable` is defined for that range only, so it is ignored for
+    /// 21005 and 21009).
+    public var doubtsTheReceipt: Bool {
         switch self {
         case .malformedOrTemporary: true
-        case .appleServerError(_, let isRetryable): isRetryable == false
+        case .appleServerError(let status, let isRetryable): (21_100...21_199).contains(status) && isRetryable == false
         default: false
         }
     }

@@ -23,15 +23,19 @@ public struct VerifyReceiptResponse: Sendable, Decodable {
         }
         self.status = status
         environment = container.lenientString(AnyCodingKey("environment")).flatMap(VerifyReceiptEnvironment.init(rawValue:))
-        receipt = try container.decodeIfPresent(AppReceipt.self, forKey: AnyCodingKey("receipt"))
-        latestReceiptInfo = try container.decodeIfPresent([InAppTransaction].self, forKey: AnyCodingKey("latest_receipt_info")) ?? []
-        pendingRenewalInfo = try container.decodeIfPresent([PendingRenewalInfo].self, forKey: AnyCodingKey("pending_renewal_info")) ?? []
+        receipt = try? container.decodeIfPresent(AppReceipt.self, forKey: AnyCodingKey("receipt"))
+        // An array since iOS 7; one object in the iOS 6 shape. Never fatal: an entry that does
+        // not decode is left out, not the whole answer.
+        latestReceiptInfo = container.lenientList(InAppTransaction.self, AnyCodingKey("latest_receipt_info"))
+        pendingRenewalInfo = container.lenientList(PendingRenewalInfo.self, AnyCodingKey("pending_renewal_info"))
         latestReceipt = container.lenientString(AnyCodingKey("latest_receipt"))
         isRetryable = container.lenientBool(AnyCodingKey("is_retryable")) ?? container.lenientBool(AnyCodingKey("is-retryable"))
     }
 }
 
-/// The `receipt` object: the app it belongs to and its in-app purchases.
+/// The `receipt` object: the app it belongs to and its in-app purchases. Since iOS 7 the
+/// purchases are in `in_app`; in the iOS 6 shape (the seeds' example) the receipt *is* one
+/// purchase — its fields sit directly in `receipt`, and the bundle id is `bid`.
 public struct AppReceipt: Sendable, Decodable {
     public var bundleID: String
     public var applicationVersion: String?
@@ -43,10 +47,16 @@ public struct AppReceipt: Sendable, Decodable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: AnyCodingKey.self)
-        bundleID = container.lenientString(AnyCodingKey("bundle_id")) ?? ""
-        applicationVersion = container.lenientString(AnyCodingKey("application_version"))
+        bundleID = container.lenientString(AnyCodingKey("bundle_id")) ?? container.lenientString(AnyCodingKey("bid")) ?? ""
+        applicationVersion = container.lenientString(AnyCodingKey("application_version")) ?? container.lenientString(AnyCodingKey("bvrs"))
         originalApplicationVersion = container.lenientString(AnyCodingKey("original_application_version"))
         receiptType = container.lenientString(AnyCodingKey("receipt_type"))
-        inApp = try container.decodeIfPresent([InAppTransaction].self, forKey: AnyCodingKey("in_app")) ?? []
+        if container.contains(AnyCodingKey("in_app")) {
+            inApp = container.lenientList(InAppTransaction.self, AnyCodingKey("in_app"))
+        } else if container.lenientString(AnyCodingKey("transaction_id")) != nil, let single = try? InAppTransaction(from: decoder) {
+            inApp = [single]   // iOS 6: the receipt's own fields are the purchase
+        } else {
+            inApp = []
+        }
     }
 }

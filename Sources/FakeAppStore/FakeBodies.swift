@@ -38,100 +38,61 @@ enum FakeBodies {
         return self.status(status, isRetryable: (21_100...21_199).contains(status) ? true : nil, delay: delay)
     }
 
-    /// A valid answer: the receipt, subscriptions in `latest_receipt_info` and `pending_renewal_info`.
+    /// A valid answer. iOS 7 style (the default): `receipt.in_app` holds every transaction as
+    /// the device's receipt had it, and `latest_receipt_info` Apple's server-side copy of the
+    /// subscriptions and of anything refunded after the receipt was made (only that copy shows
+    /// such a refund); `pending_renewal_info` for subscriptions. iOS 6 style (`style: "ios6"`,
+    /// the shape of the seeds' example): the first transaction's fields directly in `receipt`,
+    /// `bid` for the bundle id, no `in_app`, and `latest_receipt_info` as one object.
     static func valid(status: Int, receipt: FakeReceipt, endpoint: FakeEndpoint, delay: Duration) -> FakeAnswer {
-        let transactions = receipt.inApp.map(WireTransaction.init)
+        let environment = endpoint == .production ? "Production" : "Sandbox"
+        var response: [String: Any] = ["status": status, "environment": environment]
+        let server = receipt.inApp.filter { $0.expiresDateMs != nil || $0.refundedAfterReceipt == true }
+        if receipt.style == "ios6", let first = receipt.inApp.first {
+            var flat = wire(first, device: true)
+            flat["bid"] = receipt.bundleID
+            flat["bvrs"] = "1"
+            response["receipt"] = flat
+            if let latest = server.last { response["latest_receipt_info"] = wire(latest, device: false) }
+        } else {
+            response["receipt"] = [
+                "receipt_type": endpoint == .production ? "Production" : "ProductionSandbox",
+                "bundle_id": receipt.bundleID, "application_version": "1",
+                "in_app": receipt.inApp.map { wire($0, device: true) },
+            ] as [String: Any]
+            if !server.isEmpty { response["latest_receipt_info"] = server.map { wire($0, device: false) } }
+        }
         let subscriptions = receipt.inApp.filter { $0.expiresDateMs != nil }
-        let response = WireResponse(
-            status: status,
-            environment: endpoint == .production ? "Production" : "Sandbox",
-            receipt: WireReceipt(
-                receiptType: endpoint == .production ? "Production" : "ProductionSandbox",
-                bundleID: receipt.bundleID, applicationVersion: "1", inApp: transactions),
-            latestReceiptInfo: subscriptions.isEmpty ? nil : subscriptions.map(WireTransaction.init),
-            pendingRenewalInfo: subscriptions.isEmpty ? nil : subscriptions.map(WireRenewal.init),
-            latestReceipt: subscriptions.isEmpty ? nil : receipt.base64())
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let body = (try? encoder.encode(response)).map { Array($0) } ?? Array("{\"status\":\(status)}".utf8)
+        if !subscriptions.isEmpty {
+            response["pending_renewal_info"] = subscriptions.map { transaction in
+                ["auto_renew_product_id": transaction.productID, "product_id": transaction.productID,
+                 "original_transaction_id": transaction.originalTransactionID, "auto_renew_status": "1"]
+            }
+            response["latest_receipt"] = receipt.base64()
+        }
+        let body = (try? JSONSerialization.data(withJSONObject: response, options: [.sortedKeys, .withoutEscapingSlashes]))
+            .map { Array($0) } ?? Array("{\"status\":\(status)}".utf8)
         return FakeAnswer(
             delay: delay, httpStatus: 200, contentType: "application/json", body: body,
             outcome: String(status), validTransactionIDs: receipt.inApp.map(\.transactionID))
     }
-}
 
-private struct WireResponse: Encodable {
-    let status: Int
-    let environment: String
-    let receipt: WireReceipt
-    let latestReceiptInfo: [WireTransaction]?
-    let pendingRenewalInfo: [WireRenewal]?
-    let latestReceipt: String?
-
-    enum CodingKeys: String, CodingKey {
-        case status, environment, receipt
-        case latestReceiptInfo = "latest_receipt_info", pendingRenewalInfo = "pending_renewal_info"
-        case latestReceipt = "latest_receipt"
-    }
-}
-
-private struct WireReceipt: Encodable {
-    let receiptType: String
-    let bundleID: String
-    let applicationVersion: String
-    let inApp: [WireTransaction]
-
-    enum CodingKeys: String, CodingKey {
-        case receiptType = "receipt_type", bundleID = "bundle_id"
-        case applicationVersion = "application_version", inApp = "in_app"
-    }
-}
-
-/// Apple sends every number here as a string.
-private struct WireTransaction: Encodable {
-    let quantity: String
-    let productID: String
-    let transactionID: String
-    let originalTransactionID: String
-    let purchaseDateMs: String
-    let originalPurchaseDateMs: String
-    let expiresDateMs: String?
-    let isTrialPeriod: String
-
-    init(_ transaction: FakeTransaction) {
-        quantity = String(transaction.quantity)
-        productID = transaction.productID
-        transactionID = transaction.transactionID
-        originalTransactionID = transaction.originalTransactionID
-        purchaseDateMs = String(transaction.purchaseDateMs)
-        originalPurchaseDateMs = String(transaction.purchaseDateMs)
-        expiresDateMs = transaction.expiresDateMs.map { String($0) }
-        isTrialPeriod = "false"
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case quantity, productID = "product_id", transactionID = "transaction_id"
-        case originalTransactionID = "original_transaction_id", purchaseDateMs = "purchase_date_ms"
-        case originalPurchaseDateMs = "original_purchase_date_ms", expiresDateMs = "expires_date_ms"
-        case isTrialPeriod = "is_trial_period"
-    }
-}
-
-private struct WireRenewal: Encodable {
-    let autoRenewProductID: String
-    let productID: String
-    let originalTransactionID: String
-    let autoRenewStatus: String
-
-    init(_ transaction: FakeTransaction) {
-        autoRenewProductID = transaction.productID
-        productID = transaction.productID
-        originalTransactionID = transaction.originalTransactionID
-        autoRenewStatus = "1"
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case autoRenewProductID = "auto_renew_product_id", productID = "product_id"
-        case originalTransactionID = "original_transaction_id", autoRenewStatus = "auto_renew_status"
+    /// One transaction as Apple writes it (every number a string). The device's copy (`in_app`)
+    /// shows a cancellation only if the receipt was made after it; Apple's copy always does.
+    private static func wire(_ transaction: FakeTransaction, device: Bool) -> [String: Any] {
+        var object: [String: Any] = [
+            "quantity": String(transaction.quantity), "product_id": transaction.productID,
+            "transaction_id": transaction.transactionID, "original_transaction_id": transaction.originalTransactionID,
+            "purchase_date_ms": String(transaction.purchaseDateMs), "original_purchase_date_ms": String(transaction.purchaseDateMs),
+            "is_trial_period": "false",
+        ]
+        if let expires = transaction.expiresDateMs { object["expires_date_ms"] = String(expires) }
+        if let line = transaction.webOrderLineItemID { object["web_order_line_item_id"] = line }
+        if let ownership = transaction.ownershipType { object["in_app_ownership_type"] = ownership }
+        if let cancelled = transaction.cancellationDateMs, !(device && transaction.refundedAfterReceipt == true) {
+            object["cancellation_date_ms"] = String(cancelled)
+            object["cancellation_reason"] = "0"
+        }
+        return object
     }
 }

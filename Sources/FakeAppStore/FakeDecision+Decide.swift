@@ -15,16 +15,17 @@ extension FakeDecision {
         endpoint: FakeEndpoint, body: [UInt8], elapsed: Duration,
         configuration: FakeAppStoreConfiguration, random: inout some RandomNumberGenerator
     ) -> FakeDecision {
+        let latency = configuration.latency
+        let delay = latency.lower == latency.upper ? latency.lower : .nanoseconds(Int64.random(
+            in: latency.lower.nanoseconds...latency.upper.nanoseconds, using: &random))
         if let outage = configuration.outage(at: elapsed) {
             switch outage.kind {
             case .refused: return .closeConnection
             case .serviceUnavailable: return .respond(FakeBodies.serviceUnavailable(delay: .zero))
             case .html200: return .respond(FakeBodies.maintenancePage(delay: .zero))
+            case .malformed21002: return .respond(FakeBodies.status(21_002, delay: delay))
             }
         }
-        let latency = configuration.latency
-        let delay = latency.lower == latency.upper ? latency.lower : .nanoseconds(Int64.random(
-            in: latency.lower.nanoseconds...latency.upper.nanoseconds, using: &random))
         let faulty = configuration.randomFaultsApply(at: elapsed)
         if faulty && chance(configuration.pHang, &random) { return .hang }
         if faulty && chance(configuration.p503, &random) { return .respond(FakeBodies.serviceUnavailable(delay: delay)) }

@@ -9,6 +9,9 @@ public struct FakeOutage: Sendable, Equatable {
         case serviceUnavailable = "503"
         /// HTTP 200 with an HTML maintenance page (seen from Apple during a multi-hour outage).
         case html200
+        /// Status 21002 for every receipt, after the usual latency (a "malformed or temporary"
+        /// storm: one lasted about a day in February 2023).
+        case malformed21002 = "21002"
     }
 
     public var start: Duration
@@ -25,7 +28,8 @@ public struct FakeOutage: Sendable, Equatable {
         elapsed >= start && elapsed < end
     }
 
-    /// Parses `30s-90s`, `30s-90s:503`, `1m-2m:html200`, `500ms-2s:refused` (kind defaults to refused).
+    /// Parses `30s-90s`, `30s-90s:503`, `1m-2m:html200`, `10s-70s:21002`, `500ms-2s:refused` (kind
+    /// defaults to refused).
     public init?(parsing text: String) {
         let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
         guard let range = FakeDurationRange(parsing: parts[0]) else { return nil }

@@ -5,15 +5,20 @@ import Foundation
 ///
 /// base64 of a JSON object
 /// ```json
-/// {"bundle_id": "com.example.app", "environment": "Production" | "Sandbox",
+/// {"bundle_id": "com.example.app", "environment": "Production" | "Sandbox", "style": "ios6",
 ///  "in_app": [{"transaction_id": "1000000001", "original_transaction_id": "1000000001",
 ///              "product_id": "com.example.coins100", "quantity": 1,
-///              "purchase_date_ms": 1700000000000, "expires_date_ms": 1702592000000}],
+///              "purchase_date_ms": 1700000000000, "expires_date_ms": 1702592000000,
+///              "web_order_line_item_id": "2000000001", "in_app_ownership_type": "FAMILY_SHARED",
+///              "cancellation_date_ms": 1700000100000, "refunded_after_receipt": true}],
 ///  "forced_status": 21003, "padding": "…"}
 /// ```
 /// `expires_date_ms` marks a subscription (it then appears in `latest_receipt_info` and
-/// `pending_renewal_info`); `forced_status` makes the fake answer that status whatever else it
-/// would do (tests of rare statuses); `padding` only makes the receipt as large as a real one.
+/// `pending_renewal_info`); `cancellation_date_ms` a refund, shown in `in_app` too unless
+/// `refunded_after_receipt` (then only Apple's server-side copy, `latest_receipt_info`, has it);
+/// `style: "ios6"` answers in the iOS 6 shape (see `FakeBodies.valid`); `forced_status` makes the
+/// fake answer that status whatever else it would do (tests of rare statuses); `padding` only
+/// makes the receipt as large as a real one.
 /// Anything that does not decode to this is answered 21002, like Apple answers garbage.
 public struct FakeReceipt: Codable, Sendable, Equatable {
     public enum Environment: String, Codable, Sendable {
@@ -25,22 +30,25 @@ public struct FakeReceipt: Codable, Sendable, Equatable {
     public var environment: Environment
     public var inApp: [FakeTransaction]
     public var forcedStatus: Int?
+    /// `ios6`: answer in the iOS 6 shape. Default nil (iOS 7 and later).
+    public var style: String?
     public var padding: String?
 
     public init(
         bundleID: String, environment: Environment = .production, inApp: [FakeTransaction],
-        forcedStatus: Int? = nil, padding: String? = nil
+        forcedStatus: Int? = nil, style: String? = nil, padding: String? = nil
     ) {
         self.bundleID = bundleID
         self.environment = environment
         self.inApp = inApp
         self.forcedStatus = forcedStatus
+        self.style = style
         self.padding = padding
     }
 
     enum CodingKeys: String, CodingKey {
         case bundleID = "bundle_id", environment, inApp = "in_app"
-        case forcedStatus = "forced_status", padding
+        case forcedStatus = "forced_status", style, padding
     }
 
     /// The receipt as an app would send it: base64 without line breaks.
@@ -76,10 +84,20 @@ public struct FakeTransaction: Codable, Sendable, Equatable {
     public var purchaseDateMs: Int64
     /// Set for subscriptions only.
     public var expiresDateMs: Int64?
+    /// A subscription period's id (renewals get a new one; restores keep it).
+    public var webOrderLineItemID: String?
+    /// `PURCHASED` or `FAMILY_SHARED`; nil: not sent (older receipts).
+    public var ownershipType: String?
+    /// Refunded or revoked at this time.
+    public var cancellationDateMs: Int64?
+    /// The refund came after the device's receipt was made: only `latest_receipt_info` shows it.
+    public var refundedAfterReceipt: Bool?
 
     public init(
         transactionID: String, originalTransactionID: String? = nil, productID: String,
-        quantity: Int = 1, purchaseDateMs: Int64 = 1_700_000_000_000, expiresDateMs: Int64? = nil
+        quantity: Int = 1, purchaseDateMs: Int64 = 1_700_000_000_000, expiresDateMs: Int64? = nil,
+        webOrderLineItemID: String? = nil, ownershipType: String? = nil, cancellationDateMs: Int64? = nil,
+        refundedAfterReceipt: Bool? = nil
     ) {
         self.transactionID = transactionID
         self.originalTransactionID = originalTransactionID ?? transactionID
@@ -87,11 +105,17 @@ public struct FakeTransaction: Codable, Sendable, Equatable {
         self.quantity = quantity
         self.purchaseDateMs = purchaseDateMs
         self.expiresDateMs = expiresDateMs
+        self.webOrderLineItemID = webOrderLineItemID
+        self.ownershipType = ownershipType
+        self.cancellationDateMs = cancellationDateMs
+        self.refundedAfterReceipt = refundedAfterReceipt
     }
 
     enum CodingKeys: String, CodingKey {
         case transactionID = "transaction_id", originalTransactionID = "original_transaction_id"
         case productID = "product_id", quantity, purchaseDateMs = "purchase_date_ms"
-        case expiresDateMs = "expires_date_ms"
+        case expiresDateMs = "expires_date_ms", webOrderLineItemID = "web_order_line_item_id"
+        case ownershipType = "in_app_ownership_type", cancellationDateMs = "cancellation_date_ms"
+        case refundedAfterReceipt = "refunded_after_receipt"
     }
 }

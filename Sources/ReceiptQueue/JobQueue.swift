@@ -24,10 +24,10 @@ public struct JobQueue: Sendable {
     }
 
     /// Records finished attempts — grants and outcomes — in one transaction; see `RecordOutcomes`.
-    public func record(_ attempts: [FinishedAttempt], worker: String, enforceOwner: Bool = true) async throws -> RecordOutcomes.Result {
+    public func record(_ attempts: [FinishedAttempt], worker: String) async throws -> RecordOutcomes.Result {
         let lifecycle = self.lifecycle
         return try await pool.transaction {
-            try RecordOutcomes.run(attempts, worker: worker, lifecycle: lifecycle, enforceOwner: enforceOwner, on: $0)
+            try RecordOutcomes.run(attempts, worker: worker, lifecycle: lifecycle, on: $0)
         }
     }
 

@@ -2,33 +2,42 @@ import AppStore
 import Foundation
 import ReceiptQueue
 
-/// Maps one verification to what the writer records — the single place where Apple's outcomes
-/// become job outcomes. Pure, so every branch is unit-tested.
+/// Maps one verification to what the writer records — the single place where Apple's answers
+/// become job outcomes, and the verdict policy's home: a paid purchase is `rejected` only when
+/// Apple says it is invalid, every other doubt is retried, or ends `failed` (kept, alerting,
+/// re-drivable). Pure, so every row is unit-tested.
 ///
 /// | verification | recorded |
 /// |---|---|
-/// | valid | grant (ledger decides granted / already granted) or rejected by `ReceiptMatch` |
-/// | reject (21003, 21010) | rejected |
-/// | retryLater, bounded (21002; retryable=false) | retry; rejected at the `boundedAttempts`-th such answer |
-/// | retryLater, other | retry with backoff (the lifecycle gives up once the budget is spent) |
-/// | timedOut | timed_out (the scheduler requeues it) |
-/// | configurationError (21004) | released: not the receipt's fault |
+/// | valid (0, 21006) | `ReceiptMatch`: grant (the ledger decides granted / already granted), resubmit, or rejected (another app, refunded) |
+/// | 21003, 21010 | rejected |
+/// | 21002; 211xx marked not retryable | retry with backoff; `failed` once `doubtWindow` has passed since enqueue |
+/// | 21004 (our shared secret refused) | retry with backoff; `failed` at the `secretMismatchAttempts`-th such answer |
+/// | other Apple trouble, unknown answers | retry with backoff until the retry budget is spent (then the lifecycle fails it) |
+/// | no answer in time | timed_out (the scheduler requeues it) |
 public struct AttemptDecision: Sendable {
     public var rules: ReceiptMatch.Rules
     public var retryPolicy: RetryPolicy
-    /// Attempts for answers that may mean the receipt itself is bad (21002). Default 3.
-    public var boundedAttempts: Int
+    /// How long answers that doubt the receipt (21002) are retried before the job is given up
+    /// into `failed`. Apple's 21002 means "malformed or a temporary issue", and a 21002 storm
+    /// once lasted about a day: so hours, never seconds. Default 24 h.
+    public var doubtWindow: Duration
+    /// 21004 answers for one job before it is given up into `failed` (the fleet pauses only when
+    /// several distinct jobs see 21004: `WorkerGate`). Default 5.
+    public var secretMismatchAttempts: Int
 
-    public init(rules: ReceiptMatch.Rules, retryPolicy: RetryPolicy = RetryPolicy(), boundedAttempts: Int = 3) {
+    public init(rules: ReceiptMatch.Rules, retryPolicy: RetryPolicy = RetryPolicy(), doubtWindow: Duration = .seconds(24 * 3600),
+                secretMismatchAttempts: Int = 5) {
         self.rules = rules
         self.retryPolicy = retryPolicy
-        self.boundedAttempts = boundedAttempts
+        self.doubtWindow = doubtWindow
+        self.secretMismatchAttempts = secretMismatchAttempts
     }
 
     public func decide<R: RandomNumberGenerator>(_ result: VerificationResult, lease: JobLease, now: Date,
                                                  using random: inout R) -> FinishedAttempt {
         var status: Int?
-        var bounded = false
+        var counted = false
         let decision: FinishedAttempt.Decision
         switch result.outcome {
         case .valid(let response):
@@ -36,6 +45,8 @@ public struct AttemptDecision: Sendable {
             switch ReceiptMatch.decide(response, answeredBy: result.environment, lease: lease, rules: rules) {
             case .grant(let candidate): decision = .grant(candidate)
             case .reject(let reason): decision = .result(.rejected(reason: reason))
+            case .resubmit(let reason): decision = .result(.resubmit(reason: reason))
+            case .unreadable(let reason): decision = .result(.retry(delayMilliseconds: delay(lease, now, &random), error: reason))
             }
         case .reject(let reason):
             status = reason == .notAuthentic ? 21003 : 21010
@@ -43,10 +54,9 @@ public struct AttemptDecision: Sendable {
                 ? "Apple: receipt is not authentic (21003)" : "Apple: account not found (21010)"))
         case .retryLater(let reason):
             status = reason.appleStatus
-            bounded = reason.isBounded
-            // Only these answers count toward the bound: attempts lost to an outage do not.
-            if bounded && lease.boundedAnswers + 1 >= boundedAttempts {
-                decision = .result(.rejected(reason: "Apple answered \(reason.summary) \(lease.boundedAnswers + 1) times"))
+            if reason.doubtsTheReceipt && now.timeIntervalSince(lease.budgetStart) >= doubtWindow.seconds {
+                decision = .result(.failed(reason: "Apple answered \(reason.summary) for \(Int(doubtWindow.seconds / 3600)) h; "
+                    + "kept for ops (receiptq redrive)"))
             } else {
                 decision = .result(.retry(delayMilliseconds: delay(lease, now, &random), error: reason.summary))
             }
@@ -54,10 +64,16 @@ public struct AttemptDecision: Sendable {
             decision = .result(.timedOut(delayMilliseconds: delay(lease, now, &random), error: "Apple did not answer in time"))
         case .configurationError:
             status = 21004
-            decision = .result(.release)
+            counted = true
+            if lease.boundedAnswers + 1 >= secretMismatchAttempts {
+                decision = .result(.failed(reason: "Apple refused our shared secret (21004) \(lease.boundedAnswers + 1) times: "
+                    + "check RECEIPTQ_SHARED_SECRET, then receiptq redrive"))
+            } else {
+                decision = .result(.retry(delayMilliseconds: delay(lease, now, &random), error: "21004 (shared secret refused)"))
+            }
         }
         return FinishedAttempt(lease: lease, decision: decision, appleStatus: status, appleEnvironment: result.environment.rawValue,
-                               boundedAnswer: bounded)
+                               boundedAnswer: counted)
     }
 
     private func delay<R: RandomNumberGenerator>(_ lease: JobLease, _ now: Date, _ random: inout R) -> Int64 {
@@ -90,11 +106,13 @@ extension RetryReason {
         }
     }
 
-    /// Apple-side trouble that counts against the circuit breaker.
+    /// Apple-side trouble that counts against the circuit breaker. 21002 counts: one garbage
+    /// receipt among good ones never opens the breaker (it needs a run, or half of the recent
+    /// answers), but a 21002 storm is Apple's trouble, and the fleet stops burning retries on it.
     var isAppleTrouble: Bool {
         switch self {
-        case .appleServerError, .httpStatus, .unreadableResponse, .network: true
-        case .malformedOrTemporary, .unreadableRequest, .unknownStatus, .environmentLoop: false
+        case .appleServerError, .httpStatus, .unreadableResponse, .network, .malformedOrTemporary: true
+        case .unreadableRequest, .unknownStatus, .environmentLoop: false
         }
     }
 }

@@ -17,8 +17,6 @@ public final class OutcomeWriter: Sendable {
         public var flushInterval: Duration = .milliseconds(5)
         /// Most attempts per transaction. Default 500.
         public var maxBatch = 500
-        /// Reject a transaction whose original transaction belongs to another user. Default true.
-        public var enforceOwner = true
         public init() {}
     }
 
@@ -118,10 +116,8 @@ public final class OutcomeWriter: Sendable {
     }
 
     private func record(_ batch: [FinishedAttempt]) async throws -> RecordOutcomes.Result {
-        let worker = self.worker, enforceOwner = configuration.enforceOwner, lifecycle = self.lifecycle
-        return try await pool.transaction {
-            try RecordOutcomes.run(batch, worker: worker, lifecycle: lifecycle, enforceOwner: enforceOwner, on: $0)
-        }
+        let worker = self.worker, lifecycle = self.lifecycle
+        return try await pool.transaction { try RecordOutcomes.run(batch, worker: worker, lifecycle: lifecycle, on: $0) }
     }
 
     /// A lasting error: write halves apart; a single attempt that still fails ends `failed`.

@@ -46,7 +46,8 @@ public final class ReceiptWorker: Service, Sendable {
                                     configuration: configuration.writer, metrics: metrics, logger: logger)
         self.gate = Mutex(WorkerGate(configuration: .init(
             name: configuration.name, concurrency: configuration.concurrency, maxClaimBatch: configuration.maxClaimBatch,
-            configurationErrorPause: configuration.configurationErrorPause, breaker: configuration.breaker,
+            configurationErrorPause: configuration.configurationErrorPause, secretMismatchJobs: configuration.secretMismatchJobs,
+            breaker: configuration.breaker,
             canaryWindow: configuration.canaryWindow, sendPace: configuration.sendPace)))
     }
 
@@ -163,7 +164,7 @@ public final class ReceiptWorker: Service, Sendable {
         var result: VerificationResult?
         defer {
             let (actions, remaining) = gate.withLock { gate in
-                (gate.finished(result, sentAt: sent, now: .now), gate.inFlight)
+                (gate.finished(result, job: lease.id, sentAt: sent, now: .now), gate.inFlight)
             }
             metrics.inFlight.record(remaining)
             perform(actions)
@@ -199,8 +200,14 @@ public final class ReceiptWorker: Service, Sendable {
             case .alert(let reason, let heldBack):
                 logger.error("Apple answered something this version does not handle; retrying, never rejecting — check for a receiptq update",
                              metadata: ["answer": "\(reason.summary)", "similar_answers_not_logged": "\(heldBack)"])
+            case .secretRefused(let job, let heldBack):
+                logger.error("Apple refused our shared secret (21004) for one receipt; retrying it (another app's receipt, or a secret being rotated?)",
+                             metadata: ["job": "\(job)", "similar_answers_not_logged": "\(heldBack)"])
             case .configurationErrorPause(let pause):
-                logger.critical("Apple answered 21004: the shared secret is wrong (check RECEIPTQ_SHARED_SECRET); not claiming for a while",
+                logger.critical("""
+                    Apple answered 21004 for several receipts: the shared secret is wrong (check RECEIPTQ_SHARED_SECRET); \
+                    not claiming for a while, then one receipt at a time until Apple accepts it
+                    """,
                                 metadata: ["pause": "\(pause)"])
             }
         }

@@ -35,13 +35,20 @@ public struct WorkerConfiguration: Sendable {
     /// Between the chunks (of the breaker's failure threshold) of a claim batch otherwise, so a
     /// worker sends at most 4,000 requests/s and fast failures stop a batch part-way. Default 5 ms.
     public var sendPace: Duration
-    /// After Apple says our shared secret is wrong (21004), claim nothing for this long. Default 60 s.
+    /// When several distinct jobs are answered 21004 (our shared secret refused) within a
+    /// minute, the secret really is wrong: claim nothing for this long, then one job at a time
+    /// until Apple accepts the secret again. Default 60 s. One job's 21004 never pauses anything.
     public var configurationErrorPause: Duration
+    /// Distinct jobs answered 21004 within a minute that pause claiming. Default 5.
+    public var secretMismatchJobs: Int
     /// Backoff between attempts and the budget before giving up. Default: `RetryPolicy()`
     /// (2 s doubling to 10 min; 72 h or 1,000 attempts).
     public var retry: RetryPolicy
-    /// Answers that may mean the receipt itself is bad (21002) before the job is rejected. Default 3.
-    public var boundedAttempts: Int
+    /// How long answers that doubt the receipt (21002) are retried before the job is given up
+    /// into `failed` (never rejected). Default 24 h.
+    public var doubtWindow: Duration
+    /// 21004 answers for one job before it is given up into `failed`. Default 5.
+    public var secretMismatchAttempts: Int
     /// Where and how Apple's verifyReceipt is asked (URLs, shared secret, timeout per call).
     /// Default: `VerifyReceiptClientConfiguration()` (Apple's servers, 15 s).
     public var apple: VerifyReceiptClientConfiguration
@@ -60,8 +67,10 @@ public struct WorkerConfiguration: Sendable {
         canaryWindow: Duration = .milliseconds(500),
         sendPace: Duration = .milliseconds(5),
         configurationErrorPause: Duration = .seconds(60),
+        secretMismatchJobs: Int = 5,
         retry: RetryPolicy = RetryPolicy(),
-        boundedAttempts: Int = 3,
+        doubtWindow: Duration = .seconds(24 * 3600),
+        secretMismatchAttempts: Int = 5,
         apple: VerifyReceiptClientConfiguration = VerifyReceiptClientConfiguration(),
         breaker: CircuitBreakerConfiguration = CircuitBreakerConfiguration(),
         writer: OutcomeWriter.Configuration = OutcomeWriter.Configuration()
@@ -77,8 +86,10 @@ public struct WorkerConfiguration: Sendable {
         self.canaryWindow = canaryWindow
         self.sendPace = sendPace
         self.configurationErrorPause = configurationErrorPause
+        self.secretMismatchJobs = secretMismatchJobs
         self.retry = retry
-        self.boundedAttempts = boundedAttempts
+        self.doubtWindow = doubtWindow
+        self.secretMismatchAttempts = secretMismatchAttempts
         self.apple = apple
         self.breaker = breaker
         self.writer = writer
@@ -90,7 +101,7 @@ public struct WorkerConfiguration: Sendable {
     /// How Apple's answers become outcomes, from these settings.
     public var decision: AttemptDecision {
         AttemptDecision(rules: .init(bundleIDs: bundleIDs, acceptSandbox: acceptSandbox), retryPolicy: retry,
-                        boundedAttempts: boundedAttempts)
+                        doubtWindow: doubtWindow, secretMismatchAttempts: secretMismatchAttempts)
     }
 
     /// Where each recorded attempt leaves its job.
@@ -111,8 +122,11 @@ public struct WorkerConfiguration: Sendable {
         }
         guard pollInterval > .zero, shutdownDeadline >= .zero else { throw .init("--poll-interval must be positive") }
         guard canaryWindow >= .zero, canaryWindow < .seconds(10) else { throw .init("--canary-window must be within [0, 10s)") }
-        guard boundedAttempts > 0, retry.budget.maxAttempts > 0 else {
-            throw .init("--bounded-attempts and --max-attempts must be positive")
+        guard secretMismatchAttempts > 0, secretMismatchJobs > 0, retry.budget.maxAttempts > 0 else {
+            throw .init("--secret-mismatch-attempts and --max-attempts must be positive")
+        }
+        guard doubtWindow >= .seconds(3600) else {
+            throw .init("--doubt-window must be at least 1h: 21002 also means a temporary issue at Apple, retried over hours")
         }
         guard retry.budget.deadline > .zero else { throw .init("--retry-deadline must be positive") }
     }

@@ -15,8 +15,11 @@ import ReceiptQueue
 ///   breaker opens, telling the fleet (`OutageNotice`) — never for a failed probe;
 /// - sending a claim batch in chunks with canaries after a lull (`CanaryPolicy`), and releasing
 ///   what is left unsent when the breaker opens;
-/// - the 21004 pause, and alert throttling (at most one alert per `alertInterval`, counting the
-///   ones held back).
+/// - the 21004 pause: one receipt answered 21004 is that job's problem (it is retried and, after
+///   a few, given up — `AttemptDecision`); `secretMismatchJobs` distinct jobs answered 21004
+///   within `secretMismatchWindow` mean our shared secret is wrong: claiming pauses, then goes
+///   one job at a time until Apple accepts the secret again;
+/// - alert throttling (at most one alert per `alertInterval`, counting the ones held back).
 public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where Instant.Duration == Duration {
     public struct Configuration: Sendable {
         /// This worker's name; its own outage notices are ignored.
@@ -25,8 +28,12 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
         public var concurrency: Int
         /// Most jobs per claim.
         public var maxClaimBatch: Int
-        /// After Apple says the shared secret is wrong (21004), claim nothing for this long.
+        /// After several jobs were answered 21004, claim nothing for this long.
         public var configurationErrorPause: Duration
+        /// Distinct jobs answered 21004 within `secretMismatchWindow` that pause claiming. Default 5.
+        public var secretMismatchJobs: Int
+        /// Default 60 s.
+        public var secretMismatchWindow: Duration
         /// At most one alert log line per this long. Default 10 s.
         public var alertInterval: Duration
         public var breaker: CircuitBreaker<Instant>.Configuration
@@ -34,8 +41,11 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
         public var sendPace: Duration
 
         public init(name: String, concurrency: Int, maxClaimBatch: Int, configurationErrorPause: Duration,
+                    secretMismatchJobs: Int = 5, secretMismatchWindow: Duration = .seconds(60),
                     alertInterval: Duration = .seconds(10), breaker: CircuitBreaker<Instant>.Configuration,
                     canaryWindow: Duration, sendPace: Duration) {
+            self.secretMismatchJobs = secretMismatchJobs
+            self.secretMismatchWindow = secretMismatchWindow
             self.name = name
             self.concurrency = concurrency
             self.maxClaimBatch = maxClaimBatch
@@ -57,7 +67,11 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
         /// Apple answered something this version does not handle; `heldBack` similar alerts were
         /// not logged since the last one.
         case alert(RetryReason, heldBack: Int)
-        /// Apple said our shared secret is wrong: log it loudly; claiming pauses for `pause`.
+        /// Apple refused our shared secret for one job; `heldBack` similar answers were not
+        /// logged since the last one. The job is retried; nothing pauses.
+        case secretRefused(job: Int64, heldBack: Int)
+        /// Several jobs were refused: our shared secret is wrong. Log it loudly; claiming pauses
+        /// for the duration, then goes one job at a time until the secret is accepted.
         case configurationErrorPause(Duration)
     }
 
@@ -77,6 +91,12 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
     private var breakers: [VerifyReceiptEnvironment: CircuitBreaker<Instant>]
     private var canary: CanaryPolicy<Instant>
     private var pausedUntil: Instant?
+    /// Jobs answered 21004 recently, with when.
+    private var secretMismatches: [Int64: Instant] = [:]
+    /// After a 21004 pause: one job at a time until an answer that is not 21004 to a request
+    /// sent after the pause began (older answers say nothing about the secret now).
+    private var probingSecret = false
+    private var secretPausedAt: Instant?
     private var lastAlert: Instant?
     private var heldBackAlerts = 0
 
@@ -101,7 +121,8 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
     public mutating func slotsToClaim(now: Instant) -> Int {
         if stopping { return 0 }
         if let pausedUntil, now < pausedUntil { return 0 }
-        let wanted = min(configuration.concurrency - inFlight, configuration.maxClaimBatch)
+        var wanted = min(configuration.concurrency - inFlight, configuration.maxClaimBatch)
+        if probingSecret { wanted = inFlight == 0 ? min(wanted, 1) : 0 }
         guard wanted > 0 else { return 0 }
         return breakers[.production]?.admit(wanted, now: now) ?? wanted
     }
@@ -132,10 +153,10 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
         canary.sent(at: now)
     }
 
-    /// Whether the next chunk of a batch may go: the production breaker is still closed and the
-    /// worker is not stopping. Otherwise the rest is released.
+    /// Whether the next chunk of a batch may go: the production breaker is still closed, no
+    /// 21004 pause began, and the worker is not stopping. Otherwise the rest is released.
     public var maySendMore: Bool {
-        !stopping && (breakers[.production]?.isClosed ?? true)
+        !stopping && !probingSecret && (breakers[.production]?.isClosed ?? true)
     }
 
     /// `count` claimed jobs go back unsent (their attempt given back).
@@ -150,22 +171,38 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
 
     // MARK: - Answers and notices
 
-    /// A verification sent at `sentAt` finished with `result` (or was cancelled: `result` nil).
-    public mutating func finished(_ result: VerificationResult?, sentAt: Instant, now: Instant) -> [Action] {
+    /// The verification of `job`, sent at `sentAt`, finished with `result` (or was cancelled:
+    /// `result` nil).
+    public mutating func finished(_ result: VerificationResult?, job: Int64 = 0, sentAt: Instant, now: Instant) -> [Action] {
         inFlight -= 1
         guard let result else { return [] }
         var actions: [Action] = []
         let appleTrouble: Bool
         switch result.outcome {
-        case .valid, .reject: appleTrouble = false
+        case .valid, .reject:
+            appleTrouble = false
+            if secretPausedAt.map({ sentAt >= $0 }) ?? true {
+                probingSecret = false   // Apple accepted our secret: whatever was wrong is fixed
+                secretPausedAt = nil
+                secretMismatches.removeAll()
+            }
         case .retryLater(let reason):
             appleTrouble = reason.isAppleTrouble
             if reason.shouldAlert, let held = throttleAlert(now: now) { actions.append(.alert(reason, heldBack: held)) }
         case .timedOut: appleTrouble = true
         case .configurationError:
             appleTrouble = false
-            pausedUntil = now + configuration.configurationErrorPause
-            actions.append(.configurationErrorPause(configuration.configurationErrorPause))
+            secretMismatches = secretMismatches.filter { $0.value.duration(to: now) < configuration.secretMismatchWindow }
+            secretMismatches[job] = now
+            if secretMismatches.count >= configuration.secretMismatchJobs || probingSecret {
+                pausedUntil = now + configuration.configurationErrorPause
+                probingSecret = true
+                secretPausedAt = now
+                secretMismatches.removeAll()
+                actions.append(.configurationErrorPause(configuration.configurationErrorPause))
+            } else if let held = throttleAlert(now: now) {
+                actions.append(.secretRefused(job: job, heldBack: held))
+            }
         }
         let before = breakers.mapValues(\.phase)
         // Two calls: the first environment answered JSON (21007/21008) before the switch. Its

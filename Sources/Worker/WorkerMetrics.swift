@@ -4,8 +4,8 @@ import ReceiptQueue
 /// The worker's metrics through swift-metrics (the executable chooses the backend: Prometheus).
 /// Names are a contract with the Grafana dashboard.
 public struct WorkerMetrics: Sendable {
-    /// Finished attempts by outcome: granted, already_granted, rejected, failed, retry, timed_out,
-    /// released, lost_lease.
+    /// Finished attempts by outcome: granted, already_granted, rejected, failed, resubmit, retry,
+    /// timed_out, released, lost_lease.
     let outcomes: @Sendable (String) -> Counter
     /// Time from request to Apple's answer, all calls of one verification (seconds histogram).
     let appleLatency: Timer
@@ -51,6 +51,7 @@ extension JobOutcome {
         case .alreadyGranted: "already_granted"
         case .rejected: "rejected"
         case .failed: "failed"
+        case .resubmit: "resubmit"
         case .retry: "retry"
         case .timedOut: "timed_out"
         case .release: "released"

@@ -29,10 +29,19 @@ struct ReceiptClassificationTests {
         guard case .switchEnvironment(to: .production) = classify(#"{"status":21008}"#) else { Issue.record("expected production"); return }
     }
 
-    @Test func status21002IsBoundedRetry() {
+    @Test func status21002IsARetryThatDoubtsTheReceipt() {
         guard case .retryLater(let reason) = classify(#"{"status":21002}"#) else { Issue.record("expected retry"); return }
         #expect(reason == .malformedOrTemporary)
-        #expect(reason.isBounded)
+        #expect(reason.doubtsTheReceipt)
+    }
+
+    @Test(arguments: [21005, 21009])
+    func isRetryableIsIgnoredOutside21100To21199(status: Int) {
+        guard case .retryLater(let reason) = classify("{\"status\":\(status),\"is_retryable\":false}") else {
+            Issue.record("expected retry"); return
+        }
+        #expect(reason == .appleServerError(status: status, isRetryable: false))
+        #expect(!reason.doubtsTheReceipt)
     }
 
     @Test(arguments: [(21003, RejectReason.notAuthentic), (21010, RejectReason.accountNotFound)])
@@ -61,9 +70,9 @@ struct ReceiptClassificationTests {
         guard case .retryLater(let yes) = classify(Fixtures.internalErrorBoolHint),
               case .retryLater(let no) = classify(Fixtures.internalErrorNumericHint) else { Issue.record("expected retry"); return }
         #expect(yes == .appleServerError(status: 21199, isRetryable: true))
-        #expect(!yes.isBounded)
+        #expect(!yes.doubtsTheReceipt)
         #expect(no == .appleServerError(status: 21150, isRetryable: false))
-        #expect(no.isBounded)
+        #expect(no.doubtsTheReceipt)
     }
 
     @Test(arguments: [500, 502, 503, 429])

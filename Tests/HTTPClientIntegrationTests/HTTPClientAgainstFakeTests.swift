@@ -91,7 +91,7 @@ struct HTTPClientAgainstFakeTests {
             productionURL: fake.productionURL, sandboxURL: fake.sandboxURL, requestTimeout: .seconds(5)))
         let result = try await verifier.verify(receiptData: Self.receipt.base64())
         guard case .retryLater(let reason) = result.outcome else { Issue.record("expected retryLater, got \(result.outcome)"); return }
-        #expect(!reason.isBounded)
+        #expect(reason.doubtsTheReceipt == (kind == .malformed21002))   // only a 21002 storm looks like a doubt about the receipt
         await client.shutdown()
         await fake.stop()
     }
@@ -116,9 +116,11 @@ struct HTTPClientAgainstFakeTests {
             try await client.post(url: url, body: Self.body(), timeout: .seconds(30))
         }
         try await Task.sleep(for: .milliseconds(200))
+        let cancelled = clock.now
         request.cancel()
         await #expect(throws: CancellationError.self) { _ = try await request.value }
-        #expect(clock.now - started < .seconds(3))
+        // Abandoned at once, not at the 30 s timeout (generous: a loaded CI machine is slow).
+        #expect(clock.now - cancelled < .seconds(10), "started \(cancelled - started) before the cancel")
         await client.shutdown()
         await fake.stop()
     }

@@ -12,7 +12,7 @@ struct EnqueueTests {
         let jobs = QueueFixture.jobs(250)
         let results = try await fixture.queue.enqueue(jobs)
         #expect(results.count == 250)
-        #expect(results.allSatisfy { $0.created && $0.state == .queued && !$0.conflicting })
+        #expect(results.allSatisfy { $0.created && $0.state == .queued })
         #expect(Set(results.map(\.id)).count == 250)
         // Visible from another connection at once: the statement committed before returning.
         let other = fixture.database.pool(size: 1)
@@ -32,7 +32,6 @@ struct EnqueueTests {
         #expect(first.created)
         #expect(!again.created)
         #expect(again.id == first.id)
-        #expect(!again.conflicting)
         #expect(try await fixture.count("SELECT count(*) FROM receiptq.jobs") == 1)
     }
 
@@ -55,15 +54,29 @@ struct EnqueueTests {
         #expect(try await fixture.count("SELECT count(*) FROM receiptq.jobs") == 2)
     }
 
-    @Test func sameReceiptAndTransactionForAnotherUserIsConflictingAndNotStored() async throws {
+    @Test func aResubmissionWithOtherClaimsGetsTheExistingJobNotAConflict() async throws {
+        // The app was told it may finish at the 202: a corrected resubmission must not lose the purchase.
         let fixture = try await QueueFixture.make()
         defer { fixture.shutdown() }
-        let original = try await fixture.queue.enqueue([NewJob(receiptData: "CCCC", transactionID: "3", userID: "alice")])[0]
-        let other = try await fixture.queue.enqueue([NewJob(receiptData: "CCCC", transactionID: "3", userID: "mallory")])[0]
-        #expect(other.conflicting)
-        #expect(!other.created)
-        #expect(other.id == original.id)
-        #expect(try await fixture.queue.job(id: original.id)?.userID == "alice")
+        let original = try await fixture.queue.enqueue([NewJob(receiptData: "CCCC", transactionID: "3", userID: "alice", productID: "gems")])[0]
+        let corrected = try await fixture.queue.enqueue([NewJob(receiptData: "CCCC", transactionID: "3", userID: "alice", productID: "coins")])[0]
+        #expect(!corrected.created)
+        #expect(corrected.id == original.id)
+        #expect(try await fixture.count("SELECT count(*) FROM receiptq.jobs") == 1)
+    }
+
+    @Test func aNewerReceiptForATransactionSupersedesItsResubmitJob() async throws {
+        let fixture = try await QueueFixture.make()
+        defer { fixture.shutdown() }
+        let stale = try await fixture.queue.enqueue([NewJob(receiptData: "OLD1", transactionID: "9", userID: "u")])[0]
+        let lease = try #require(try await fixture.queue.claim(limit: 1, worker: "w", lease: .seconds(30)).first)
+        _ = try await fixture.queue.record([.ending(lease, .resubmit(reason: "not in the receipt yet"))], worker: "w")
+        #expect(try await fixture.state(of: stale.id) == .resubmit)
+        let fresh = try await fixture.queue.enqueue([NewJob(receiptData: "NEW1", transactionID: "9", userID: "u")])[0]
+        #expect(fresh.created && fresh.id != stale.id)
+        let record = try #require(try await fixture.queue.job(id: stale.id))
+        #expect(record.supersededBy == fresh.id)
+        #expect(record.state == .resubmit)
     }
 
     @Test func concurrentIdenticalSubmissionsAllGetTheOneJob() async throws {

@@ -74,11 +74,12 @@ struct LifecycleAgreementTests {
         }
     }
 
-    @Test(arguments: [AttemptEnd.rejected, .failed, .retry, .timedOut])
+    @Test(arguments: [AttemptEnd.rejected, .failed, .resubmit, .retry, .timedOut])
     func recordOutcomes(_ end: AttemptEnd) async throws {
         let result: AttemptResult = switch end {
         case .rejected: .rejected(reason: "r")
         case .failed: .failed(reason: "f")
+        case .resubmit: .resubmit(reason: "s")
         case .retry: .retry(delayMilliseconds: 0, error: "e")
         case .timedOut: .timedOut(delayMilliseconds: 0, error: "e")
         case .granted, .alreadyGranted: fatalError("ledger outcomes are checked below")
@@ -99,8 +100,9 @@ struct LifecycleAgreementTests {
         try await Self.check(.complete(.alreadyGranted)) { fixture, rows in
             for row in rows {
                 try await fixture.pool.query("""
-                    INSERT INTO receiptq.grants (transaction_id, original_transaction_id, job_id, user_id, product_id, environment)
-                    VALUES ($1, $1, 0, 'u', 'p', 'Production')
+                    INSERT INTO receiptq.grants (transaction_id, original_transaction_id, job_id, user_id, product_id, environment,
+                                                 purchase_key)
+                    VALUES ($1, $1, 0, 'u', 'p', 'Production', 'purchase:' || $1)
                     """, [row.transactionID])
             }
             _ = try await JobQueue(pool: fixture.pool, lifecycle: Self.lifecycle).record(rows.map { .granting($0.lease) }, worker: "w")

@@ -23,6 +23,7 @@ struct JobLifecycleTests {
             .complete(.alreadyGranted): (.alreadyGranted, .alreadyGranted),
             .complete(.rejected): (.rejected, .rejected),
             .complete(.failed): (.failed, .failed),
+            .complete(.resubmit): (.resubmit, .resubmit),
             .complete(.retry): (.queued, .failed),
             .complete(.timedOut): (.timedOut, .failed),
             .leaseExpired: (.queued, .failed),

@@ -11,11 +11,12 @@ func appleResponse(status: Int = 0, bundleID: String = "com.example.app", inApp:
     return try JSONDecoder().decode(VerifyReceiptResponse.self, from: JSONSerialization.data(withJSONObject: object))
 }
 
-func purchase(_ transactionID: String, product: String = "coins100", original: String? = nil, cancelled: Bool = false) -> [String: Any] {
+func purchase(_ transactionID: String, product: String = "coins100", original: String? = nil, cancelled: Bool = false,
+              quantity: String = "1", extra: [String: Any] = [:]) -> [String: Any] {
     var object: [String: Any] = ["transaction_id": transactionID, "original_transaction_id": original ?? transactionID,
-                                 "product_id": product, "quantity": "1", "purchase_date_ms": "1700000000000"]
+                                 "product_id": product, "quantity": quantity, "purchase_date_ms": "1700000000000"]
     if cancelled { object["cancellation_date_ms"] = "1700000100000" }
-    return object
+    return object.merging(extra) { $1 }
 }
 
 func lease(transactionID: String = "1000", product: String? = "coins100", attempt: Int = 1, createdAt: Date = Date(),
@@ -28,14 +29,23 @@ struct Fixed: RandomNumberGenerator {
     mutating func next() -> UInt64 { 0x5555_5555_5555_5555 }
 }
 
-@Suite("Attempt decision: Apple's answer → what is recorded")
+/// The verdict policy, row by row (DESIGN's Verdicts; README "What each verdict means"): what
+/// each answer from Apple makes of a job. `rejected` (the app's "not paid") only when Apple
+/// says so; every other doubt is retried, or given up into `failed` — never `rejected`.
+@Suite("Verdict policy: Apple's answer → what is recorded")
 struct AttemptDecisionTests {
     let decision = AttemptDecision(rules: .init(bundleIDs: ["com.example.app"]))
 
-    func decide(_ outcome: VerificationOutcome, environment: VerifyReceiptEnvironment = .production, lease: JobLease = lease()) -> FinishedAttempt.Decision {
+    func decide(_ outcome: VerificationOutcome, environment: VerifyReceiptEnvironment = .production, lease: JobLease = lease(),
+                now: Date = Date()) -> FinishedAttempt.Decision {
+        attempt(outcome, environment: environment, lease: lease, now: now).decision
+    }
+
+    func attempt(_ outcome: VerificationOutcome, environment: VerifyReceiptEnvironment = .production, lease: JobLease = lease(),
+                 now: Date = Date()) -> FinishedAttempt {
         var random = Fixed()
         return decision.decide(VerificationResult(outcome: outcome, environment: environment, latency: .seconds(4), calls: 1),
-                               lease: lease, now: Date(), using: &random).decision
+                               lease: lease, now: now, using: &random)
     }
 
     func rejection(_ result: FinishedAttempt.Decision) -> String? {
@@ -43,82 +53,133 @@ struct AttemptDecisionTests {
         return nil
     }
 
-    @Test func validReceiptWithTheTransactionBecomesAGrantCandidate() throws {
-        let response = try appleResponse(inApp: [purchase("999"), purchase("1000", original: "900")])
-        guard case .grant(let candidate) = decide(.valid(response)) else { Issue.record("expected a grant"); return }
-        #expect(candidate.transactionID == "1000")
-        #expect(candidate.originalTransactionID == "900")
-        #expect(candidate.productID == "coins100")
-        #expect(candidate.environment == "Production")
-        #expect(candidate.purchaseDateMs == 1_700_000_000_000)
+    func candidate(_ result: FinishedAttempt.Decision) -> GrantCandidate? {
+        if case .grant(let candidate) = result { return candidate }
+        return nil
     }
 
-    @Test func transactionFoundOnlyInLatestReceiptInfoIsGranted() throws {
+    // MARK: Apple verified the receipt (0, 21006)
+
+    @Test func theTransactionInTheReceiptIsGrantedAsAppleVerifiedIt() throws {
+        let response = try appleResponse(inApp: [purchase("999"), purchase("1000", original: "900", quantity: "3")])
+        let granted = try #require(candidate(decide(.valid(response))))
+        #expect(granted.transactionID == "1000")
+        #expect(granted.originalTransactionID == "900")
+        #expect(granted.productID == "coins100")
+        #expect(granted.quantity == 3)
+        #expect(granted.environment == "Production")
+        #expect(granted.ownershipType == "PURCHASED")
+        #expect(granted.purchaseDateMs == 1_700_000_000_000)
+    }
+
+    @Test func aClaimedProductThatDiffersIsGrantedAsAppleVerifiedItNeverRejected() throws {
+        // The ledger flags the claim (grants.claimed_product_id); the user paid for what Apple says.
+        let granted = try #require(candidate(decide(.valid(try appleResponse(inApp: [purchase("1000", product: "coins1")])),
+                                                    lease: lease(product: "coins100"))))
+        #expect(granted.productID == "coins1")
+    }
+
+    @Test func theTransactionOnlyInApplesServerCopyIsGranted() throws {
         let response = try appleResponse(inApp: [purchase("1")], latest: [purchase("1000")])
-        guard case .grant = decide(.valid(response)) else { Issue.record("expected a grant"); return }
+        #expect(candidate(decide(.valid(response))) != nil)
     }
 
-    @Test func transactionMissingFromTheReceiptIsRejected() throws {
-        #expect(rejection(decide(.valid(try appleResponse(inApp: [purchase("1")])))) == "transaction not found in receipt")
+    @Test func theTransactionNotInTheReceiptYetIsResubmitNotRejected() throws {
+        guard case .result(.resubmit(let reason)) = decide(.valid(try appleResponse(inApp: [purchase("1")]))) else {
+            Issue.record("expected resubmit"); return
+        }
+        #expect(reason.contains("refresh the receipt"))
     }
 
-    @Test func genuineReceiptWithEmptyInAppIsRejectedAsAForgeryPattern() throws {
-        #expect(rejection(decide(.valid(try appleResponse(inApp: [])))) == "receipt contains no in-app purchases")
+    @Test func aReceiptWithNoPurchasesAtAllIsResubmitNotRejected() throws {
+        guard case .result(.resubmit) = decide(.valid(try appleResponse(inApp: []))) else { Issue.record("expected resubmit"); return }
     }
 
-    @Test func receiptOfAnotherAppIsRejected() throws {
+    @Test func aReceiptOfAnotherAppIsRejected() throws {
         let reason = rejection(decide(.valid(try appleResponse(bundleID: "com.thief.app", inApp: [purchase("1000")]))))
         #expect(reason?.contains("another app") == true)
     }
 
-    @Test func productOtherThanTheClientClaimedIsRejected() throws {
-        let reason = rejection(decide(.valid(try appleResponse(inApp: [purchase("1000", product: "coins1")]))))
-        #expect(reason?.contains("product does not match") == true)
+    @Test func anAnswerWithoutABundleIdIsRetriedNeverTakenForAnotherApps() throws {
+        guard case .result(.retry) = decide(.valid(try appleResponse(bundleID: "", inApp: [purchase("1000")]))) else {
+            Issue.record("expected a retry"); return
+        }
     }
 
-    @Test func refundedPurchaseIsRejected() throws {
-        let reason = rejection(decide(.valid(try appleResponse(inApp: [purchase("1000", cancelled: true)]))))
-        #expect(reason?.contains("refunded") == true)
+    @Test func aRefundInTheDevicesCopyIsRejected() throws {
+        #expect(rejection(decide(.valid(try appleResponse(inApp: [purchase("1000", cancelled: true)]))))?.contains("refunded") == true)
     }
 
-    @Test func sandboxReceiptIsGrantedAsSandboxByDefaultAndRejectedWhenRefused() throws {
+    @Test func aRefundOnlyApplesServerCopyKnowsIsRejectedToo() throws {
+        // The device's receipt predates the refund: in_app is clean, latest_receipt_info is not.
+        let response = try appleResponse(inApp: [purchase("1000")], latest: [purchase("1000", cancelled: true)])
+        #expect(rejection(decide(.valid(response)))?.contains("refunded") == true)
+    }
+
+    @Test func aFamilySharedPurchaseIsGrantedAsFamilyShared() throws {
+        let response = try appleResponse(inApp: [purchase("1000", extra: ["in_app_ownership_type": "FAMILY_SHARED"])])
+        #expect(try #require(candidate(decide(.valid(response)))).ownershipType == "FAMILY_SHARED")
+    }
+
+    @Test func aSubscriptionPeriodCarriesItsLineItemAndExpiry() throws {
+        let response = try appleResponse(inApp: [], latest: [purchase("1002", original: "1000", extra: [
+            "web_order_line_item_id": "5002", "expires_date_ms": "1702592000000"])])
+        let granted = try #require(candidate(decide(.valid(response), lease: lease(transactionID: "1002"))))
+        #expect(granted.webOrderLineItemID == "5002")
+        #expect(granted.expiresDateMs == 1_702_592_000_000)
+    }
+
+    @Test func sandboxIsGrantedAsSandboxByDefaultAndRejectedWhenRefused() throws {
         let response = try appleResponse(inApp: [purchase("1000")])
-        guard case .grant(let candidate) = decide(.valid(response), environment: .sandbox) else { Issue.record("expected a grant"); return }
-        #expect(candidate.environment == "Sandbox")
+        #expect(try #require(candidate(decide(.valid(response), environment: .sandbox))).environment == "Sandbox")
         let strict = AttemptDecision(rules: .init(bundleIDs: ["com.example.app"], acceptSandbox: false))
         var random = Fixed()
         let refused = strict.decide(VerificationResult(outcome: .valid(response), environment: .sandbox, latency: .zero, calls: 2),
                                     lease: lease(), now: Date(), using: &random)
-        #expect(rejection(refused.decision) == "sandbox receipts are not accepted")
+        #expect(rejection(refused.decision)?.contains("sandbox") == true)
     }
 
-    @Test func appleSaysNotAuthenticIsRejected() {
+    // MARK: Apple says invalid
+
+    @Test func appleSaysNotAuthenticOrNoAccountIsRejected() {
         #expect(rejection(decide(.reject(.notAuthentic)))?.contains("21003") == true)
         #expect(rejection(decide(.reject(.accountNotFound)))?.contains("21010") == true)
     }
 
-    @Test func malformed21002IsRetriedAFewTimesThenRejected() {
-        guard case .result(.retry) = decide(.retryLater(.malformedOrTemporary), lease: lease(attempt: 2, boundedAnswers: 1)) else {
-            Issue.record("the second 21002 should retry"); return
+    // MARK: Doubts: retried, never rejected
+
+    @Test func a21002IsRetriedForHoursThenFailedNeverRejected() {
+        let enqueued = Date(timeIntervalSince1970: 1_700_000_000)
+        for hours in [0.0, 1, 6, 23.9] {
+            guard case .result(.retry) = decide(.retryLater(.malformedOrTemporary), lease: lease(attempt: 30, createdAt: enqueued),
+                                                now: enqueued.addingTimeInterval(hours * 3600)) else {
+                Issue.record("21002 after \(hours) h should retry"); return
+            }
         }
-        #expect(rejection(decide(.retryLater(.malformedOrTemporary), lease: lease(attempt: 3, boundedAnswers: 2)))?.contains("21002") == true)
+        guard case .result(.failed(let reason)) = decide(.retryLater(.malformedOrTemporary), lease: lease(attempt: 60, createdAt: enqueued),
+                                                         now: enqueued.addingTimeInterval(24 * 3600)) else {
+            Issue.record("21002 after 24 h should give up into failed"); return
+        }
+        #expect(reason.contains("21002"))
     }
 
-    @Test func attemptsLostToAnOutageDoNotUseUpThe21002Budget() {
-        // Nine attempts met refused connections and HTML pages; this is the first 21002: retry, do not reject a paid receipt.
-        var random = Fixed()
-        let attempt = decision.decide(VerificationResult(outcome: .retryLater(.malformedOrTemporary), environment: .production, latency: .zero, calls: 1),
-                                      lease: lease(attempt: 10, boundedAnswers: 0), now: Date(), using: &random)
-        guard case .result(.retry) = attempt.decision else { Issue.record("expected retry, got \(attempt.decision)"); return }
-        #expect(attempt.boundedAnswer)
+    @Test func a211xxMarkedNotRetryableIsADoubtToo() {
+        let enqueued = Date(timeIntervalSince1970: 1_700_000_000)
+        let notRetryable = RetryReason.appleServerError(status: 21150, isRetryable: false)
+        guard case .result(.retry) = decide(.retryLater(notRetryable), lease: lease(createdAt: enqueued), now: enqueued) else {
+            Issue.record("expected retry"); return
+        }
+        guard case .result(.failed) = decide(.retryLater(notRetryable), lease: lease(createdAt: enqueued),
+                                             now: enqueued.addingTimeInterval(25 * 3600)) else { Issue.record("expected failed"); return }
     }
 
     @Test func appleTroubleNeverRejectsAPaidReceiptOnlyRetries() {
         let troubles: [RetryReason] = [.httpStatus(503), .httpStatus(429), .unreadableResponse, .network("refused"),
-                                       .appleServerError(status: 21005, isRetryable: nil), .unknownStatus(21999),
+                                       .appleServerError(status: 21005, isRetryable: false), .unknownStatus(21999),
                                        .appleServerError(status: 21199, isRetryable: true), .unreadableRequest]
+        let old = lease(attempt: 40, createdAt: Date().addingTimeInterval(-48 * 3600))
         for trouble in troubles {
-            guard case .result(.retry(let delay, _)) = decide(.retryLater(trouble), lease: lease(attempt: 40)) else {
+            guard case .result(.retry(let delay, _)) = decide(.retryLater(trouble), lease: old) else {
                 Issue.record("\(trouble) should retry"); continue
             }
             #expect(delay > 0)
@@ -139,7 +200,16 @@ struct AttemptDecisionTests {
         guard case .result(.timedOut) = decide(.timedOut) else { Issue.record("expected timed_out"); return }
     }
 
-    @Test func sharedSecretMismatchReleasesTheJobWithoutBlamingTheReceipt() {
-        guard case .result(.release) = decide(.configurationError(.sharedSecretMismatch)) else { Issue.record("expected release"); return }
+    // MARK: 21004: our shared secret
+
+    @Test func a21004IsRetriedAndCountedThenFailedAfterAFew() {
+        let first = attempt(.configurationError(.sharedSecretMismatch), lease: lease(boundedAnswers: 0))
+        guard case .result(.retry) = first.decision else { Issue.record("expected retry"); return }
+        #expect(first.boundedAnswer)
+        #expect(first.appleStatus == 21004)
+        guard case .result(.failed(let reason)) = decide(.configurationError(.sharedSecretMismatch), lease: lease(boundedAnswers: 4)) else {
+            Issue.record("the fifth 21004 should give up into failed"); return
+        }
+        #expect(reason.contains("RECEIPTQ_SHARED_SECRET"))
     }
 }

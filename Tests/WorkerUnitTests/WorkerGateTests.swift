@@ -117,16 +117,47 @@ struct WorkerGateTests {
         #expect(gate.claimed(200, of: wanted, now: clock.now) == .chunks(of: 20, firstPause: .milliseconds(5), pace: .milliseconds(5)))
     }
 
-    @Test func a21004PausesClaimingForThePauseThenResumes() {
+    static let secretRefused = VerificationResult(outcome: .configurationError(.sharedSecretMismatch), environment: .production,
+                                                  latency: .seconds(4), calls: 1)
+
+    @Test func oneReceiptAnswered21004NeverPausesAnything() {
         var gate = warmedUp()
-        _ = gate.claimed(1, of: gate.slotsToClaim(now: clock.now), now: clock.now)
-        let secret = VerificationResult(outcome: .configurationError(.sharedSecretMismatch), environment: .production, latency: .seconds(4), calls: 1)
-        #expect(gate.finished(secret, sentAt: clock.now, now: clock.now) == [.configurationErrorPause(.seconds(60))])
-        #expect(gate.slotsToClaim(now: clock.now) == 0)
-        clock.advance(by: .seconds(59))
-        #expect(gate.slotsToClaim(now: clock.now) == 0)
-        clock.advance(by: .seconds(1))
+        _ = gate.claimed(10, of: gate.slotsToClaim(now: clock.now), now: clock.now)
+        // The same job, answered 21004 again and again (another app's receipt, say): logged, never a pause.
+        var actions: [Gate.Action] = []
+        for _ in 0..<10 {
+            actions += gate.finished(Self.secretRefused, job: 7, sentAt: clock.now, now: clock.now)
+            clock.advance(by: .seconds(11))
+        }
+        #expect(!actions.contains(.configurationErrorPause(.seconds(60))))
+        #expect(actions.contains(.secretRefused(job: 7, heldBack: 0)))
         #expect(gate.slotsToClaim(now: clock.now) > 0)
+    }
+
+    @Test func fiveJobsAnswered21004WithinAMinutePauseThenProbeOneAtATime() {
+        var gate = warmedUp()
+        _ = gate.claimed(10, of: gate.slotsToClaim(now: clock.now), now: clock.now)
+        for job in 1...4 { #expect(!gate.finished(Self.secretRefused, job: Int64(job), sentAt: clock.now, now: clock.now)
+            .contains(.configurationErrorPause(.seconds(60)))) }
+        #expect(gate.finished(Self.secretRefused, job: 5, sentAt: clock.now, now: clock.now) == [.configurationErrorPause(.seconds(60))])
+        for _ in 0..<5 { _ = gate.finished(Self.answered, job: 99, sentAt: clock.now - .seconds(10), now: clock.now) }   // in flight before
+        #expect(gate.slotsToClaim(now: clock.now) == 0)
+        clock.advance(by: .seconds(60))
+        #expect(gate.slotsToClaim(now: clock.now) == 1)                 // one receipt at a time …
+        _ = gate.claimed(1, of: 1, now: clock.now)
+        #expect(gate.slotsToClaim(now: clock.now) == 0)
+        _ = gate.finished(Self.answered, job: 6, sentAt: clock.now, now: clock.now)   // … until Apple accepts the secret
+        #expect(gate.slotsToClaim(now: clock.now) == 500)
+    }
+
+    @Test func jobsAnswered21004MinutesApartDoNotAddUp() {
+        var gate = warmedUp()
+        _ = gate.claimed(10, of: gate.slotsToClaim(now: clock.now), now: clock.now)
+        for job in 1...10 {
+            #expect(!gate.finished(Self.secretRefused, job: Int64(job), sentAt: clock.now, now: clock.now)
+                .contains(.configurationErrorPause(.seconds(60))))
+            clock.advance(by: .seconds(20))
+        }
     }
 
     @Test func alertsAreLoggedAtMostEveryTenSecondsWithTheCountHeldBack() {

@@ -26,6 +26,8 @@ public enum AttemptEnd: String, Sendable, Hashable, CaseIterable {
     case alreadyGranted
     case rejected
     case failed
+    /// The receipt does not hold the transaction yet: `resubmit`.
+    case resubmit
     /// Try again after a delay: `queued`, unless the retry budget is spent.
     case retry
     /// Apple did not answer in time: `timed_out` (the scheduler requeues it), unless the retry

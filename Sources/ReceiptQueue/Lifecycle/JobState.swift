@@ -1,9 +1,5 @@
-/// Where a job is in its life. Drawn in the README:
-///
-///     queued ──claim──▶ verifying ──complete──▶ granted | already_granted | rejected | failed
-///        ▲                 │  │
-///        │  retry later ◀──┘  └──▶ timed_out ──scheduler──▶ queued
-///        └── lease expired (scheduler) / released on shutdown
+/// Where a job is in its life; how it moves is `JobLifecycle`. The client-facing meaning of each
+/// state is its `Verdict`.
 public enum JobState: String, Sendable, CaseIterable, Codable {
     case queued
     case verifying
@@ -12,18 +8,16 @@ public enum JobState: String, Sendable, CaseIterable, Codable {
     case alreadyGranted = "already_granted"
     case rejected
     case failed
+    /// Apple verified the receipt, but it does not (yet) hold the transaction: the app must
+    /// refresh its receipt and submit again. A newer submission supersedes the job.
+    case resubmit
 
     /// Terminal states never change again; they carry `finished_at`.
     public var isTerminal: Bool {
         switch self {
-        case .granted, .alreadyGranted, .rejected, .failed: true
+        case .granted, .alreadyGranted, .rejected, .failed, .resubmit: true
         case .queued, .verifying, .timedOut: false
         }
     }
 }
 
-extension JobState {
-    /// The terminal states as an SQL list, `('granted', …)`: the one spelling that statements and
-    /// the partial index `jobs_finished_idx` share (a test checks the index's predicate).
-    static let terminalSQL = "(" + allCases.filter(\.isTerminal).map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
-}

@@ -1,24 +1,50 @@
 import Postgres
 
-/// Deletes finished jobs older than the retention, oldest first, at most `limit` per statement.
-/// Only terminal jobs are touched (a receipt not yet verified is never deleted), and the grants
-/// ledger is a separate table that is never pruned. Served by `jobs_finished_idx`, whose
-/// predicate is the terminal states' list spelled by `JobState.terminalSQL`.
+/// Deletes finished jobs older than their retention, oldest first, at most `limit` per
+/// statement. Only terminal jobs are touched (a receipt not yet verified is never deleted), and
+/// the grants ledger is a separate table that is never pruned. Each outcome has its own
+/// retention: receipts of delivered purchases go after 30 days by default, receipts Apple
+/// called invalid are kept a year (disputes), receipts of `failed` jobs are kept until ops
+/// re-drive them (DESIGN: "kept for ops, never deleted"). Served by `jobs_finished_idx`.
 public enum PruneFinishedJobs {
-    static let sql = """
-        WITH old AS (
-            SELECT id FROM receiptq.jobs
-            WHERE state IN \(JobState.terminalSQL)
-              AND finished_at < now() - $1 * interval '1 millisecond'
-            ORDER BY finished_at
-            LIMIT $2
-        )
-        DELETE FROM receiptq.jobs AS j
-        USING old
-        WHERE j.id = old.id AND j.state IN \(JobState.terminalSQL)
-        """
+    /// Outcomes that share a retention.
+    public enum Outcomes: String, Sendable, CaseIterable {
+        /// granted, already_granted, resubmit: the purchase is in the ledger or the app resubmits.
+        case settled
+        /// rejected: Apple said the receipt is not valid.
+        case rejected
+        /// failed: given up after the retry budget; kept for ops.
+        case failed
 
-    public static func run(retention: Duration, limit: Int, on connection: PostgresConnection) throws -> Int {
-        try connection.query(sql, [retention.milliseconds, limit]).affectedRows
+        var states: [JobState] {
+            switch self {
+            case .settled: [.granted, .alreadyGranted, .resubmit]
+            case .rejected: [.rejected]
+            case .failed: [.failed]
+            }
+        }
+
+        /// The states as an SQL list spelled in the statement itself, so the planner can see it
+        /// implies `jobs_finished_idx`'s predicate.
+        var sqlList: String { "(" + states.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")" }
+
+        var sql: String {
+            """
+            WITH old AS (
+                SELECT id FROM receiptq.jobs
+                WHERE state IN \(sqlList)
+                  AND finished_at < now() - $1 * interval '1 millisecond'             -- jobs_finished_idx
+                ORDER BY finished_at
+                LIMIT $2
+            )
+            DELETE FROM receiptq.jobs AS j
+            USING old
+            WHERE j.id = old.id AND j.state IN \(sqlList)
+            """
+        }
+    }
+
+    public static func run(_ outcomes: Outcomes, retention: Duration, limit: Int, on connection: PostgresConnection) throws -> Int {
+        try connection.query(outcomes.sql, [retention.milliseconds, limit]).affectedRows
     }
 }

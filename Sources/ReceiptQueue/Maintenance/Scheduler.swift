@@ -14,18 +14,27 @@ public final class Scheduler: Service, Sendable {
         public var batchSize: Int
         /// Statements of each kind per tick at most, so one tick stays short. Default 20.
         public var maxBatchesPerTick: Int
-        /// Finished jobs older than this are deleted; `nil` keeps them forever. Default 30 days.
+        /// Jobs that ended granted, already granted or resubmit are deleted this long after (the
+        /// ledger keeps the purchase); `nil` keeps them forever. Default 30 days.
         public var retention: Duration?
+        /// Jobs Apple rejected are kept this long (disputes); `nil`: forever. Default 365 days.
+        public var rejectedRetention: Duration?
+        /// Jobs that failed (gave up) are kept this long; `nil`: forever, until ops re-drive them.
+        /// Default forever.
+        public var failedRetention: Duration?
         /// The retry budget applied to rescued and requeued jobs (the workers' too). Default:
         /// `RetryBudget()` (72 h, 1,000 attempts).
         public var budget: RetryBudget
 
         public init(interval: Duration = .seconds(2), batchSize: Int = 1000, maxBatchesPerTick: Int = 20,
-                    retention: Duration? = .seconds(30 * 86_400), budget: RetryBudget = RetryBudget()) {
+                    retention: Duration? = .seconds(30 * 86_400), rejectedRetention: Duration? = .seconds(365 * 86_400),
+                    failedRetention: Duration? = nil, budget: RetryBudget = RetryBudget()) {
             self.interval = interval
             self.batchSize = batchSize
             self.maxBatchesPerTick = maxBatchesPerTick
             self.retention = retention
+            self.rejectedRetention = rejectedRetention
+            self.failedRetention = failedRetention
             self.budget = budget
         }
 
@@ -35,7 +44,9 @@ public final class Scheduler: Service, Sendable {
             guard batchSize > 0, maxBatchesPerTick > 0 else { throw .init("--batch-size must be positive") }
             guard budget.maxAttempts > 0 else { throw .init("--max-attempts must be positive") }
             guard budget.deadline > .zero else { throw .init("--retry-deadline must be positive") }
-            if let retention, retention <= .zero { throw .init("--retention must be positive (0s keeps jobs forever)") }
+            for (flag, value) in [("--retention", retention), ("--rejected-retention", rejectedRetention), ("--failed-retention", failedRetention)] {
+                if let value, value <= .zero { throw .init("\(flag) must be positive (0s keeps jobs forever)") }
+            }
         }
     }
 
@@ -109,9 +120,12 @@ public final class Scheduler: Service, Sendable {
             if tick.requeuedExpiredLeases + tick.requeuedTimedOut > 0 {
                 try connection.query("SELECT pg_notify('receiptq_jobs', '')")  // wake idle workers
             }
-            if let retention = configuration.retention {
+            let retentions: [(PruneFinishedJobs.Outcomes, Duration?)] = [
+                (.settled, configuration.retention), (.rejected, configuration.rejectedRetention), (.failed, configuration.failedRetention),
+            ]
+            for case let (outcomes, retention?) in retentions {
                 for _ in 0..<configuration.maxBatchesPerTick {
-                    let pruned = try PruneFinishedJobs.run(retention: retention, limit: configuration.batchSize, on: connection)
+                    let pruned = try PruneFinishedJobs.run(outcomes, retention: retention, limit: configuration.batchSize, on: connection)
                     tick.pruned += pruned
                     if pruned < configuration.batchSize { break }
                 }

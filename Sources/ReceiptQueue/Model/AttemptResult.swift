@@ -5,6 +5,9 @@
 public enum AttemptResult: Sendable, Hashable {
     /// Apple says the purchase is not valid. Terminal.
     case rejected(reason: String)
+    /// Apple verified the receipt but it does not hold the transaction yet (the device sent a
+    /// receipt made before the purchase). Terminal: the app refreshes and submits again.
+    case resubmit(reason: String)
     /// Give up now (the outcome cannot be recorded, a per-answer budget ran out). Terminal;
     /// kept for ops and re-drivable.
     case failed(reason: String)

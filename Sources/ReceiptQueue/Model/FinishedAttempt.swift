@@ -1,24 +1,38 @@
 import Foundation
 
-/// A verified purchase the worker wants granted: Apple's transaction as found in the receipt.
+/// A purchase Apple verified, as the worker hands it to the ledger: Apple's transaction (its
+/// product and quantity, never the client's claims), and what the ledger needs to key it as one
+/// purchase (`receiptq.record_purchase`).
 public struct GrantCandidate: Sendable, Hashable {
     public var transactionID: String
     public var originalTransactionID: String
+    /// The subscription period's id; restores of a period share it, renewals get a new one.
+    public var webOrderLineItemID: String?
+    /// Apple's product id.
     public var productID: String
     public var quantity: Int
     /// Milliseconds since 1970, as Apple sends `purchase_date_ms`.
     public var purchaseDateMs: Int64?
+    /// Set for subscriptions: the period's end (an auto-renewable subscription unless the
+    /// product catalog says otherwise).
+    public var expiresDateMs: Int64?
     /// `Production` or `Sandbox`.
     public var environment: String
+    /// `PURCHASED` or `FAMILY_SHARED`.
+    public var ownershipType: String
 
-    public init(transactionID: String, originalTransactionID: String, productID: String, quantity: Int,
-                purchaseDateMs: Int64?, environment: String) {
+    public init(transactionID: String, originalTransactionID: String, webOrderLineItemID: String? = nil, productID: String,
+                quantity: Int, purchaseDateMs: Int64?, expiresDateMs: Int64? = nil, environment: String,
+                ownershipType: String = "PURCHASED") {
         self.transactionID = transactionID
         self.originalTransactionID = originalTransactionID
+        self.webOrderLineItemID = webOrderLineItemID
         self.productID = productID
         self.quantity = quantity
         self.purchaseDateMs = purchaseDateMs
+        self.expiresDateMs = expiresDateMs
         self.environment = environment
+        self.ownershipType = ownershipType
     }
 }
 

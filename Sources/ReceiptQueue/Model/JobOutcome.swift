@@ -5,6 +5,7 @@ public enum JobOutcome: Sendable, Hashable {
     case alreadyGranted
     case rejected(reason: String)
     case failed(reason: String)
+    case resubmit(reason: String)
     case retry(delayMilliseconds: Int64, error: String)
     case timedOut(delayMilliseconds: Int64, error: String)
     case release
@@ -13,6 +14,7 @@ public enum JobOutcome: Sendable, Hashable {
         switch result {
         case .rejected(let reason): self = .rejected(reason: reason)
         case .failed(let reason): self = .failed(reason: reason)
+        case .resubmit(let reason): self = .resubmit(reason: reason)
         case .retry(let delay, let error): self = .retry(delayMilliseconds: delay, error: error)
         case .timedOut(let delay, let error): self = .timedOut(delayMilliseconds: delay, error: error)
         case .release: self = .release
@@ -26,6 +28,7 @@ public enum JobOutcome: Sendable, Hashable {
         case .alreadyGranted: .complete(.alreadyGranted)
         case .rejected: .complete(.rejected)
         case .failed: .complete(.failed)
+        case .resubmit: .complete(.resubmit)
         case .retry: .complete(.retry)
         case .timedOut: .complete(.timedOut)
         case .release: .release

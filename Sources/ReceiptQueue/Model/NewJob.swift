@@ -33,12 +33,15 @@ public struct NewJob: Sendable, Hashable {
 /// What enqueueing one `NewJob` did.
 public struct EnqueuedJob: Sendable, Hashable {
     public var id: Int64
-    /// False when an identical submission (same receipt, same transaction) already existed:
-    /// `id` is then the existing job.
+    /// False when a submission of the same receipt and transaction already existed: `id` is
+    /// then the existing job (whatever the new submission claimed).
     public var created: Bool
     /// The job's state at the time of the answer.
     public var state: JobState
-    /// An existing job had the same receipt and transaction but another user, product or
-    /// order: the submission was not stored; the API answers 409.
-    public var conflicting: Bool
+
+    public init(id: Int64, created: Bool, state: JobState) {
+        self.id = id
+        self.created = created
+        self.state = state
+    }
 }

@@ -26,11 +26,12 @@ enum CompleteBatch {
             apple_environment = coalesce(o.apple_environment, j.apple_environment),
             last_error = CASE WHEN o.give_back = 1 THEN j.last_error ELSE o.error END,
             outcome_reason = o.reason,
+            purchase_key = o.purchase_key,
             finished_at = CASE WHEN o.finished THEN now() END,
             updated_at = now()
         FROM unnest($2::bigint[], $3::int[], $4::text[], $5::bigint[], $6::int[], $7::int[], $8::text[], $9::text[], $10::text[],
-                    $11::bool[], $12::bool[])
-             AS o(id, attempt, state, delay_ms, give_back, apple_status, apple_environment, reason, error, bounded, finished)
+                    $11::bool[], $12::bool[], $13::text[])
+             AS o(id, attempt, state, delay_ms, give_back, apple_status, apple_environment, reason, error, bounded, finished, purchase_key)
         WHERE j.id = o.id
           AND j.locked_by = $1
           AND j.attempts = o.attempt
@@ -54,6 +55,8 @@ enum CompleteBatch {
         var error: String?
         /// See `FinishedAttempt.boundedAnswer`.
         var boundedAnswer: Bool
+        /// The ledger row a granted or already-granted job found.
+        var purchaseKey: String? = nil
     }
 
     struct Result: Sendable, Equatable {
@@ -68,6 +71,7 @@ enum CompleteBatch {
             completions.map(\.delayMilliseconds), completions.map { $0.givesBackAttempt ? 1 : 0 },
             completions.map(\.appleStatus), completions.map(\.appleEnvironment), completions.map(\.reason),
             completions.map(\.error), completions.map(\.boundedAnswer), completions.map(\.state.isTerminal),
+            completions.map(\.purchaseKey),
         ])
         let completed = Set(try rows.map { try $0.decode("id", as: Int64.self) })
         return Result(completed: completed, lostLease: Set(completions.map(\.id)).subtracting(completed))

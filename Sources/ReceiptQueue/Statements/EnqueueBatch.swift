@@ -2,9 +2,13 @@ import Postgres
 
 /// Inserts receipts in one statement (one round trip, one commit for the whole batch).
 ///
-/// Dedupe: `jobs_dedupe_idx` is UNIQUE on (sha256(receipt), transaction_id). An identical
-/// submission inserts nothing and gets the existing job's id back (`created == false`). The
-/// `jobs_notify_enqueued` trigger sends one NOTIFY receiptq_jobs per statement.
+/// Dedupe: `jobs_dedupe_idx` is UNIQUE on (sha256(receipt), transaction_id). A submission of the
+/// same receipt and transaction inserts nothing and gets the existing job back (`created ==
+/// false`), whatever else it claims (user, product, order): the purchase is already in hand, and
+/// a client that corrected its claims must not lose it to a conflict. A new receipt for a
+/// transaction whose earlier job ended `resubmit` (its receipt predated the purchase) supersedes
+/// that job (`superseded_by`). The `jobs_notify_enqueued` trigger sends one NOTIFY receiptq_jobs
+/// per statement.
 public enum EnqueueBatch {
     static let sql = """
         WITH input AS (
@@ -15,14 +19,17 @@ public enum EnqueueBatch {
             INSERT INTO receiptq.jobs (receipt_data, transaction_id, user_id, product_id, order_id)
             SELECT receipt_data, transaction_id, user_id, product_id, order_id FROM input ORDER BY ord
             ON CONFLICT (receipt_sha256, transaction_id) DO NOTHING
-            RETURNING id, receipt_sha256, transaction_id, state
+            RETURNING id, receipt_sha256, transaction_id, user_id, state
+        ), superseded AS (
+            UPDATE receiptq.jobs AS o SET superseded_by = n.id, updated_at = now()
+            FROM inserted n
+            WHERE o.transaction_id = n.transaction_id AND o.state = 'resubmit'          -- jobs_resubmit_idx
+              AND o.user_id = n.user_id AND o.superseded_by IS NULL
         )
         SELECT i.ord,
                coalesce(n.id, e.id) AS id,
                n.id IS NOT NULL AS created,
-               coalesce(n.state, e.state) AS state,
-               (n.id IS NULL AND e.id IS NOT NULL
-                AND (e.user_id, e.product_id, e.order_id) IS DISTINCT FROM (i.user_id, i.product_id, i.order_id)) AS conflicting
+               coalesce(n.state, e.state) AS state
         FROM input i
         LEFT JOIN inserted n ON n.receipt_sha256 = i.digest AND n.transaction_id = i.transaction_id
         LEFT JOIN receiptq.jobs e ON e.receipt_sha256 = i.digest AND e.transaction_id = i.transaction_id  -- jobs_dedupe_idx
@@ -32,8 +39,7 @@ public enum EnqueueBatch {
     /// A duplicate inserted by a concurrent transaction that committed after this statement's
     /// snapshot is invisible to the statement above; a second statement sees it.
     static let lookupSQL = """
-        SELECT id, state,
-               (user_id, product_id, order_id) IS DISTINCT FROM ($3, $4, $5) AS conflicting
+        SELECT id, state
         FROM receiptq.jobs
         WHERE receipt_sha256 = receiptq.receipt_digest($1) AND transaction_id = $2   -- jobs_dedupe_idx
         """
@@ -71,15 +77,13 @@ public enum EnqueueBatch {
         results.reserveCapacity(unique.count)
         for (row, job) in zip(rows, unique) {
             if let id = try row.decodeIfPresent("id", as: Int64.self) {
-                results.append(EnqueuedJob(id: id, created: try row.decode("created"),
-                                           state: try decodeState(row), conflicting: try row.decode("conflicting")))
+                results.append(EnqueuedJob(id: id, created: try row.decode("created"), state: try decodeState(row)))
             } else {
-                let existing = try connection.query(lookupSQL, [job.receiptData, job.transactionID, job.userID, job.productID, job.orderID])
+                let existing = try connection.query(lookupSQL, [job.receiptData, job.transactionID])
                 guard let found = existing.first else {
                     throw PostgresError(.server, "job vanished while enqueueing (pruned concurrently?)")
                 }
-                results.append(EnqueuedJob(id: try found.decode("id"), created: false,
-                                           state: try decodeState(found), conflicting: try found.decode("conflicting")))
+                results.append(EnqueuedJob(id: try found.decode("id"), created: false, state: try decodeState(found)))
             }
         }
         return jobs.indices.map { position in

@@ -6,8 +6,8 @@ import Postgres
 ///
 /// 1. Locks the batch's jobs that are still this worker's lease at the named attempt (primary
 ///    key, in id order so workers never wait on each other in a cycle). The rest lost their lease.
-/// 2. Calls `receiptq.record_grant` for each grant of a held job, sorted by original transaction
-///    (the order of its advisory locks): granted, already granted, or rejected.
+/// 2. Calls `receiptq.record_purchase` for each grant of a held job, sorted by purchase key (the
+///    order of its advisory locks): granted, or already granted (one ledger row per purchase).
 /// 3. Ends every held job with `CompleteBatch`, in the state `JobLifecycle` gives its outcome.
 public enum RecordOutcomes {
     static let lockSQL = """
@@ -19,18 +19,26 @@ public enum RecordOutcomes {
         FOR UPDATE OF j
         """
 
+    /// One `receiptq.record_purchase` per grant, in purchase-key order (the order of its
+    /// advisory locks). The key is computed as the function computes it, catalog included.
     static let grantSQL = """
-        SELECT c.job_id, g.result, g.matched_order_id, g.unmatched
+        SELECT c.job_id, g.result, g.purchase_key, g.matched_order_id, g.unmatched, g.another_user
         FROM (
-            SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::bigint[],
-                                 $8::text[], $9::text[])
-                AS c(job_id, transaction_id, original_transaction_id, user_id, product_id, quantity, purchase_ms,
-                     environment, order_id)
-            ORDER BY original_transaction_id, transaction_id
+            SELECT c.*
+            FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::bigint[],
+                        $9::bigint[], $10::text[], $11::text[], $12::text[], $13::text[])
+                AS c(job_id, transaction_id, original_transaction_id, web_order_line_item_id, user_id, product_id, quantity,
+                     purchase_ms, expires_ms, environment, ownership_type, order_id, claimed_product_id)
+            LEFT JOIN receiptq.products p ON p.product_id = c.product_id                 -- products_pkey
+            ORDER BY receiptq.purchase_key(c.transaction_id, c.original_transaction_id, c.web_order_line_item_id, c.user_id,
+                                           coalesce(p.type, CASE WHEN c.expires_ms IS NOT NULL THEN 'auto_renewable' END),
+                                           c.ownership_type),
+                     c.transaction_id
         ) AS c
-        CROSS JOIN LATERAL receiptq.record_grant(
-            c.job_id, c.transaction_id, c.original_transaction_id, c.user_id, c.product_id, c.quantity,
-            to_timestamp(c.purchase_ms / 1000.0), c.environment, c.order_id, $10) AS g
+        CROSS JOIN LATERAL receiptq.record_purchase(
+            c.job_id, c.transaction_id, c.original_transaction_id, c.web_order_line_item_id, c.user_id, c.product_id,
+            c.quantity, to_timestamp(c.purchase_ms / 1000.0), to_timestamp(c.expires_ms / 1000.0), c.environment,
+            c.ownership_type, c.order_id, c.claimed_product_id) AS g
         """
 
     public struct Result: Sendable, Equatable {
@@ -48,10 +56,8 @@ public enum RecordOutcomes {
 
     /// - Parameters:
     ///   - lifecycle: decides each job's next state (and gives up retries whose budget is spent).
-    ///   - enforceOwner: reject a transaction whose original transaction is already granted to
-    ///     another user ("owned by another account").
     ///   - now: the clock for the retry budget.
-    public static func run(_ attempts: [FinishedAttempt], worker: String, lifecycle: JobLifecycle, enforceOwner: Bool,
+    public static func run(_ attempts: [FinishedAttempt], worker: String, lifecycle: JobLifecycle,
                            now: Date = Date(), on connection: PostgresConnection) throws -> Result {
         guard !attempts.isEmpty else { return Result(outcomes: [:], unmatchedGrants: 0, lostLease: []) }
         let held = Set(try connection.query(lockSQL, [attempts.map(\.lease.id), attempts.map(\.lease.attempt), worker])
@@ -66,29 +72,36 @@ public enum RecordOutcomes {
             }
         }
         var unmatched = 0
+        var purchaseKeys: [Int64: String] = [:]
+        var reasons: [Int64: String] = [:]
         if !grants.isEmpty {
             let rows = try connection.query(grantSQL, [
                 grants.map(\.0.id), grants.map(\.1.transactionID), grants.map(\.1.originalTransactionID),
-                grants.map(\.0.userID), grants.map(\.1.productID), grants.map(\.1.quantity),
-                grants.map(\.1.purchaseDateMs), grants.map(\.1.environment), grants.map(\.0.orderID), enforceOwner,
+                grants.map(\.1.webOrderLineItemID), grants.map(\.0.userID), grants.map(\.1.productID), grants.map(\.1.quantity),
+                grants.map(\.1.purchaseDateMs), grants.map(\.1.expiresDateMs), grants.map(\.1.environment),
+                grants.map(\.1.ownershipType), grants.map(\.0.orderID), grants.map(\.0.productID),
             ])
             for row in rows {
                 let id: Int64 = try row.decode("job_id")
+                purchaseKeys[id] = try row.decode("purchase_key")
                 switch try row.decode("result", as: String.self) {
                 case "granted":
                     outcomes[id] = .granted
                     if try row.decodeIfPresent("unmatched", as: Bool.self) == true { unmatched += 1 }
-                case "already_granted": outcomes[id] = .alreadyGranted
-                case "owned_by_another_account": outcomes[id] = .rejected(reason: "owned by another account")
-                case "order_product_mismatch": outcomes[id] = .rejected(reason: "product does not match the order")
-                case let other: throw PostgresError(.decoding, "unknown record_grant result \(other)")
+                case "already_granted":
+                    outcomes[id] = .alreadyGranted
+                    reasons[id] = try row.decode("another_user", as: Bool.self)
+                        ? "this purchase was granted before, to another account" : "this purchase was granted before"
+                case let other: throw PostgresError(.decoding, "unknown record_purchase result \(other)")
                 }
             }
         }
         var completions: [CompleteBatch.Completion] = []
         for attempt in attempts {
             guard let outcome = outcomes[attempt.lease.id] else { continue }
-            let (completion, recorded) = resolve(attempt, outcome, lifecycle: lifecycle, now: now)
+            var (completion, recorded) = resolve(attempt, outcome, lifecycle: lifecycle, now: now)
+            completion.purchaseKey = purchaseKeys[attempt.lease.id]
+            completion.reason = completion.reason ?? reasons[attempt.lease.id]
             completions.append(completion)
             outcomes[attempt.lease.id] = recorded
         }
@@ -113,7 +126,7 @@ public enum RecordOutcomes {
         var reason: String?, error: String?, delay: Int64?
         switch outcome {
         case .granted, .alreadyGranted, .release: break
-        case .rejected(let why), .failed(let why): reason = why
+        case .rejected(let why), .failed(let why), .resubmit(let why): reason = why
         case .retry(let ms, let why), .timedOut(let ms, let why):
             if state == .failed {
                 reason = lifecycle.budget.reason(attempts: lease.attempt, lastError: why)

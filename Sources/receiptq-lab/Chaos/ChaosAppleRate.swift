@@ -49,10 +49,13 @@ final class ChaosAppleRate: Sendable {
     }
 
     /// `workerStarts`: when worker processes were started (restarts), in seconds since start.
-    func windows(_ outages: [FakeOutage], workers: Int, workerStarts: [Double]) -> [Window] {
+    /// `slowestAnswer`: Apple's latency at most. A 21002 storm fails slowly (each 21002 comes back
+    /// after the usual latency), so the breakers learn of it that much later.
+    func windows(_ outages: [FakeOutage], workers: Int, workerStarts: [Double], slowestAnswer: Duration) -> [Window] {
         outages.map { outage in
             let from = outage.start.seconds, to = outage.end.seconds
-            let settled = min(to, from + Self.openingSeconds)
+            let learning = Self.openingSeconds + (outage.kind == .malformed21002 ? slowestAnswer.seconds : 0)
+            let settled = min(to, from + learning)
             let starts = workerStarts.filter { $0 >= from && $0 < to }.count
             let probes = Int(((to - settled) / 2).rounded(.up)) + 1
             return Window(kind: outage.kind.rawValue, startSeconds: from, endSeconds: to,

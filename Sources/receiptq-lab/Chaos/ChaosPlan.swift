@@ -35,10 +35,14 @@ struct ChaosPlan: Sendable {
         self.duration = duration
         func at(_ fraction: Double) -> Duration { duration * fraction }
         let outage = min(.seconds(15), duration * 0.1)
+        // A 21002 storm ("malformed or temporary" for every receipt, as in February 2023): paid
+        // receipts must come out of it granted, none rejected. 60 s in a run of 400 s or more.
+        let storm = min(.seconds(60), duration * 0.15)
         outages = [
             FakeOutage(start: at(0.15), end: at(0.15) + outage, kind: .refused),
             FakeOutage(start: at(0.45), end: at(0.45) + outage, kind: .serviceUnavailable),
             FakeOutage(start: at(0.70), end: at(0.70) + outage, kind: .html200),
+            FakeOutage(start: at(0.78), end: at(0.78) + storm, kind: .malformed21002),
         ]
         var events = [
             Event(at: at(0.35), fault: .restartPostgres(mode: "fast")),

@@ -2,15 +2,22 @@ import ArgumentParser
 import CommandSupport
 import FakeAppStore
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import HTTPClient
 import Postgres
 import ReceiptQueue
+import Synchronization
 
 /// `receiptq-lab demo`: what `./Deploy/dev run` shows. Posts a realistic mix of purchases through the
 /// HTTP API (as a backend would), then watches the queue drain with a live line per second and
-/// ends with a summary. The mix: orders registered first (some purchases arrive without their
-/// order id, as Apple sometimes drops applicationUsername), resubmitted transactions, sandbox
-/// receipts (App Review), forged receipts, undecodable receipts and malformed requests.
+/// ends with a summary by verdict. The mix: orders registered first (some purchases arrive
+/// without their order id, as Apple sometimes drops applicationUsername), transactions sent again
+/// in a newer receipt, restores on a new device (a new transaction id for a purchase already
+/// granted), stale receipts that do not hold their transaction yet (the demo's "app" waits for the
+/// `resubmit` verdict, refreshes the receipt and submits again), sandbox receipts (App Review),
+/// forged receipts, undecodable receipts and malformed requests.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo", abstract: "Post a mixed demo load through the API and watch it drain.", shouldDisplay: true)
@@ -38,27 +45,67 @@ struct DemoCommand: AsyncParsableCommand {
         let http = HTTPClient()
         let load = DemoLoad(receipts: receipts, bundleID: bundleID)
         print("Posting \(load.orders.count) orders and \(load.submissions.count) receipts to \(apiURL) …")
-        let answers = try await post(load, token: token, http: http)
+        let (answers, stale) = try await post(load, token: token, http: http)
         print("API answers: " + answers.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))
-        try await DemoView(pool: pool, fakeStatsURL: fakeStatsURL).watch(timeout: timeout)
+        // The app's side of a `resubmit` verdict: wait for it, refresh the receipt, submit again.
+        let apiURL = self.apiURL
+        let done = Mutex(false)
+        let resubmissions = Task {
+            defer { done.withLock { $0 = true } }
+            return try await Self.resubmitWhenAsked(stale, apiURL: apiURL, token: token, http: http)
+        }
+        try await DemoView(pool: pool, fakeStatsURL: fakeStatsURL).watch(timeout: timeout) { done.withLock { $0 } }
+        print("Resubmitted \(try await resubmissions.value) stale receipts after their resubmit verdict.")
         await http.shutdown()
     }
 
-    /// Orders first, then receipts, 64 requests in flight; returns counts by HTTP status.
-    func post(_ load: DemoLoad, token: String, http: HTTPClient) async throws -> [Int: Int] {
+    /// Long-polls each stale submission until its verdict is `resubmit`, then posts the refreshed
+    /// receipt, as the app does; returns how many it resubmitted.
+    static func resubmitWhenAsked(_ stale: [(id: Int, fresh: [UInt8])], apiURL: String, token: String, http: HTTPClient) async throws -> Int {
+        let headers = ["Authorization": "Bearer \(token)", "Content-Type": "application/json"]
+        return try await withThrowingTaskGroup(of: Int.self) { group in
+            for (id, fresh) in stale {
+                group.addTask {
+                    var request = URLRequest(url: URL(string: apiURL + "/v1/receipts/\(id)?wait=30")!)
+                    request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+                    request.timeoutInterval = 40
+                    for _ in 0..<20 {
+                        let (body, _) = try await URLSession.shared.data(for: request)   // a long-poll, as a backend would
+                        let status = try? JSONSerialization.jsonObject(with: body) as? [String: Any]
+                        switch status?["verdict"] as? String {
+                        case "resubmit":
+                            _ = try await http.post(url: apiURL + "/v1/receipts", headers: headers, body: fresh)
+                            return 1
+                        case "pending", nil: continue
+                        default: return 0
+                        }
+                    }
+                    return 0
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+    }
+
+    /// Orders first, then receipts, 64 requests in flight; returns counts by HTTP status, and the
+    /// stale submissions (job id, refreshed body) the app will resubmit.
+    func post(_ load: DemoLoad, token: String, http: HTTPClient) async throws -> ([Int: Int], [(id: Int, fresh: [UInt8])]) {
         let headers = ["Authorization": "Bearer \(token)", "Content-Type": "application/json"]
         var counts: [Int: Int] = [:]
+        var stale: [(id: Int, fresh: [UInt8])] = []
         for (path, bodies) in [("/v1/orders", load.orders), ("/v1/receipts", load.submissions)] {
-            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            let statuses = try await withThrowingTaskGroup(of: (Int, Int, Int?).self) { group in
                 var iterator = bodies.enumerated().makeIterator()
-                var statuses: [Int] = []
+                var statuses: [(Int, Int, Int?)] = []
                 // Receipts are paced over --duration (orders go at once: they come before purchases).
                 let pace = path == "/v1/receipts" && duration > .zero ? duration / bodies.count : .zero
                 let start = ContinuousClock.now
                 func submit(_ index: Int, _ body: [UInt8]) {
                     group.addTask {
                         try await Task.sleep(until: start + pace * index, clock: .continuous)
-                        return try await http.post(url: apiURL + path, headers: headers, body: body).status
+                        let answer = try await http.post(url: apiURL + path, headers: headers, body: body)
+                        let id = (try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])?["id"] as? Int
+                        return (index, answer.status, id)
                     }
                 }
                 for _ in 0..<64 {
@@ -71,9 +118,14 @@ struct DemoCommand: AsyncParsableCommand {
                 }
                 return statuses
             }
-            if path == "/v1/receipts" { for status in statuses { counts[status, default: 0] += 1 } }
+            if path == "/v1/receipts" {
+                for (index, status, id) in statuses {
+                    counts[status, default: 0] += 1
+                    if let fresh = load.refreshed[index], let id { stale.append((id, fresh)) }
+                }
+            }
         }
-        return counts
+        return (counts, stale)
     }
 }
 
@@ -81,6 +133,8 @@ struct DemoCommand: AsyncParsableCommand {
 struct DemoLoad {
     var orders: [[UInt8]] = []
     var submissions: [[UInt8]] = []
+    /// For stale submissions (by index in `submissions`): the body with a refreshed receipt.
+    var refreshed: [Int: [UInt8]] = [:]
 
     init(receipts: Int, bundleID: String) {
         func json(_ object: [String: String]) -> [UInt8] {
@@ -100,6 +154,17 @@ struct DemoLoad {
                     continue
             case 4: submissions.append(json(["receipt_data": "bm90IGEgcmVjZWlwdA==", "transaction_id": transaction, "user_id": user]))  // 21002
                     continue
+            case 7:   // the device's receipt predates the purchase: resubmit, then the refreshed one
+                let old = FakeReceipt(bundleID: bundleID, inApp: [FakeTransaction(transactionID: "\(transaction)-earlier", productID: product)])
+                let fresh = FakeReceipt(bundleID: bundleID, inApp: [FakeTransaction(transactionID: "\(transaction)-earlier", productID: product),
+                                                                    FakeTransaction(transactionID: transaction, productID: product)])
+                orders.append(json(["order_id": "order-\(n)", "user_id": user, "product_id": product]))
+                var body = ["receipt_data": old.padded(toBase64Length: 6144).base64(), "transaction_id": transaction, "user_id": user,
+                            "product_id": product, "order_id": "order-\(n)"]
+                submissions.append(json(body))
+                body["receipt_data"] = fresh.padded(toBase64Length: 6144).base64()
+                refreshed[submissions.count - 1] = json(body)
+                continue
             default: break
             }
             orders.append(json(["order_id": "order-\(n)", "user_id": user, "product_id": product]))
@@ -114,6 +179,12 @@ struct DemoLoad {
                                                                     FakeTransaction(transactionID: "\(transaction)-later", productID: product)])
                 body["receipt_data"] = newer.padded(toBase64Length: 6144).base64()
                 submissions.append(json(body))
+            }
+            if n % 20 == 6 {   // restored on a new phone: a new transaction id for the same purchase
+                let restored = FakeReceipt(bundleID: bundleID, inApp: [FakeTransaction(
+                    transactionID: "\(transaction)-restored", originalTransactionID: transaction, productID: product)])
+                submissions.append(json(["receipt_data": restored.padded(toBase64Length: 6144).base64(),
+                                          "transaction_id": "\(transaction)-restored", "user_id": user]))
             }
         }
     }

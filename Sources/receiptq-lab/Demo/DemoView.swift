@@ -20,24 +20,29 @@ struct DemoView {
                (SELECT coalesce(sum(last_hour), 0) FROM receiptq.outcomes WHERE state = 'granted')::bigint AS granted,
                (SELECT coalesce(sum(last_hour), 0) FROM receiptq.outcomes WHERE state = 'already_granted')::bigint AS already,
                (SELECT coalesce(sum(last_hour), 0) FROM receiptq.outcomes WHERE state = 'rejected')::bigint AS rejected,
-               (SELECT coalesce(sum(last_hour), 0) FROM receiptq.outcomes WHERE state = 'failed')::bigint AS failed
+               (SELECT coalesce(sum(last_hour), 0) FROM receiptq.outcomes WHERE state = 'failed')::bigint AS failed,
+               (SELECT coalesce(sum(last_hour), 0) FROM receiptq.outcomes WHERE state = 'resubmit')::bigint AS resubmit,
+               (SELECT count(*) FROM receiptq.jobs WHERE state = 'queued' AND apple_status = 21002)::bigint AS doubtful   -- jobs_ready_idx
         """
 
-    func watch(timeout: Duration) async throws {
+    /// Until nothing is open but receipts Apple keeps answering 21002 (retried for hours, never
+    /// "not paid"), and `settled()` says the demo's app has nothing more to send.
+    func watch(timeout: Duration, settled: @Sendable () async -> Bool) async throws {
         let started = ContinuousClock.now
         var lastFinished = 0
-        print("   time   queued verifying timed_out │ granted already rejected failed │ finished/s")
+        print("   time   queued verifying timed_out │ granted already rejected resubmit failed │ finished/s")
         while true {
             let row = try await pool.query(Self.lineSQL)[0]
             func value(_ name: String) throws -> Int { try row.decode(name, as: Int.self) }
-            let open = try value("queued") + value("verifying") + value("timed_out")
-            let finished = try value("granted") + value("already") + value("rejected") + value("failed")
+            let open = try value("queued") + value("verifying") + value("timed_out") - value("doubtful")
+            let finished = try value("granted") + value("already") + value("rejected") + value("failed") + value("resubmit")
             let elapsed = Int((ContinuousClock.now - started).seconds)
-            print(String(format: "%6ds  %7d %9d %9d │ %7d %7d %8d %6d │ %6d",
+            print(String(format: "%6ds  %7d %9d %9d │ %7d %7d %8d %8d %6d │ %6d",
                          elapsed, try value("queued"), try value("verifying"), try value("timed_out"),
-                         try value("granted"), try value("already"), try value("rejected"), try value("failed"), finished - lastFinished))
+                         try value("granted"), try value("already"), try value("rejected"), try value("resubmit"), try value("failed"),
+                         finished - lastFinished))
             lastFinished = finished
-            if open == 0 && finished > 0 { break }
+            if open == 0 && finished > 0, await settled() { break }
             if ContinuousClock.now - started > timeout { throw ConfigurationError("the queue did not drain within \(timeout)") }
             try await Task.sleep(for: .seconds(1))
         }
@@ -45,22 +50,27 @@ struct DemoView {
     }
 
     func summary(seconds: Double) async throws {
-        print("\nDrained in \(Int(seconds)) s. Outcomes and reasons:")
+        print("\nDrained in \(Int(seconds)) s. Verdicts (what the app was told), states and reasons:")
         for row in try await pool.query("""
-            SELECT state, coalesce(outcome_reason, '') AS reason, count(*) AS jobs FROM receiptq.jobs
+            SELECT state, coalesce(CASE WHEN finished_at IS NULL THEN last_error ELSE outcome_reason END, '') AS reason,
+                   count(*) AS jobs, count(superseded_by) AS superseded
+            FROM receiptq.jobs
             GROUP BY 1, 2 ORDER BY 3 DESC
             """) {
-            print("  \(try row.decode("jobs", as: Int.self))\t\(row["state"] ?? "")\t\(row["reason"] ?? "")")
+            let state = JobState(rawValue: row["state"] ?? "") ?? .queued
+            let superseded = try row.decode("superseded", as: Int.self)
+            let reason = (row["reason"] ?? "").prefix(90)
+            print(String(format: "  %5d  %-17@ %-15@ %@", try row.decode("jobs", as: Int.self), Verdict(state).rawValue, state.rawValue,
+                         reason + (superseded > 0 ? " (\(superseded) superseded by a resubmission)" : "")))
         }
         let grants = try await pool.query("""
             SELECT count(*) AS grants, count(*) FILTER (WHERE unmatched) AS unmatched,
                    count(*) FILTER (WHERE environment = 'Sandbox') AS sandbox,
-                   count(DISTINCT transaction_id) AS distinct_transactions FROM receiptq.grants
+                   count(DISTINCT purchase_key) AS purchases FROM receiptq.grants
             """)[0]
-        print("Grants: \(grants["grants"] ?? "0") (one per transaction: \(grants["distinct_transactions"] ?? "0") distinct), "
+        print("Grants: \(grants["grants"] ?? "0") (one per purchase: \(grants["purchases"] ?? "0") distinct), "
               + "\(grants["sandbox"] ?? "0") sandbox, \(grants["unmatched"] ?? "0") without a matching order")
-        if let fakeStatsURL, let url = URL(string: fakeStatsURL),
-           let (data, _) = try? await URLSession.shared.data(from: url),
+        if let fakeStatsURL, let url = URL(string: fakeStatsURL), let (data, _) = try? await URLSession.shared.data(from: url),
            let stats = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let requests = stats["requests"] as? Int {
             print("Apple (fake) answered \(requests) requests.")
         }

@@ -56,12 +56,12 @@ struct EnqueueCommand: AsyncParsableCommand {
         let pool = PostgresPool(configuration: try database.configuration(applicationName: "receiptq-enqueue"), size: 1)
         defer { pool.shutdown() }
         let queue = JobQueue(pool: pool)
-        var created = 0, existing = 0, conflicting = 0
+        var created = 0, existing = 0
         for start in stride(from: 0, to: jobs.count, by: batch) {
             for result in try await queue.enqueue(Array(jobs[start..<min(start + batch, jobs.count)])) {
-                if result.conflicting { conflicting += 1 } else if result.created { created += 1 } else { existing += 1 }
+                if result.created { created += 1 } else { existing += 1 }
             }
         }
-        print("enqueued \(created) new, \(existing) already queued, \(conflicting) conflicting (same receipt and transaction, other user)")
+        print("enqueued \(created) new, \(existing) already submitted (same receipt and transaction)")
     }
 }

@@ -22,8 +22,14 @@ struct SchedulerCommand: AsyncParsableCommand {
     @Option(help: "Rows per maintenance statement. Default: \(defaults.batchSize).")
     var batchSize: Int?
 
-    @Option(help: "Delete finished jobs older than this; 0s keeps them forever. Default: \((defaults.retention ?? .zero).argumentText).")
+    @Option(help: "Delete jobs that ended granted, already_granted or resubmit this long after (the ledger keeps the purchase); 0s keeps them forever. Default: \((defaults.retention ?? .zero).argumentText).")
     var retention: Duration?
+
+    @Option(help: "Keep receipts Apple rejected this long; 0s keeps them forever. Default: \((defaults.rejectedRetention ?? .zero).argumentText).")
+    var rejectedRetention: Duration?
+
+    @Option(help: "Keep receipts of failed jobs (gave up; re-drivable) this long. Default: 0s, forever.")
+    var failedRetention: Duration?
 
     @Option(help: "Give up on a job this long after it was enqueued (the workers' setting too). Default: \(defaults.budget.deadline.argumentText).")
     var retryDeadline: Duration?
@@ -36,6 +42,8 @@ struct SchedulerCommand: AsyncParsableCommand {
         settings.interval = interval ?? settings.interval
         settings.batchSize = batchSize ?? settings.batchSize
         if let retention { settings.retention = retention == .zero ? nil : retention }
+        if let rejectedRetention { settings.rejectedRetention = rejectedRetention == .zero ? nil : rejectedRetention }
+        if let failedRetention { settings.failedRetention = failedRetention == .zero ? nil : failedRetention }
         settings.budget.deadline = retryDeadline ?? settings.budget.deadline
         settings.budget.maxAttempts = maxAttempts ?? settings.budget.maxAttempts
         do {

@@ -58,8 +58,11 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Give up after this many attempts. Default: \(defaults.retry.budget.maxAttempts).")
     var maxAttempts: Int?
 
-    @Option(help: "Answers that may mean a bad receipt (21002) before rejecting. Default: \(defaults.boundedAttempts).")
-    var boundedAttempts: Int?
+    @Option(help: "Retry answers that may mean a bad receipt (21002) this long, then give the job up into failed (never rejected). Default: \(defaults.doubtWindow.argumentText).")
+    var doubtWindow: Duration?
+
+    @Option(help: "21004 answers (shared secret refused) for one receipt before it is given up into failed. Default: \(defaults.secretMismatchAttempts).")
+    var secretMismatchAttempts: Int?
 
     @Option(help: "PEM file of CAs to verify Apple's TLS certificate (default: the system's).")
     var caBundle: String?
@@ -72,9 +75,6 @@ struct WorkerCommand: AsyncParsableCommand {
 
     @Flag(help: "Reject receipts verified in Apple's sandbox (default: accept and mark environment=Sandbox). Or $RECEIPTQ_REJECT_SANDBOX=1.")
     var rejectSandbox = false
-
-    @Flag(help: "Allow one original transaction to be granted to several users (default: reject 'owned by another account').")
-    var allowSharedOriginalTransactions = false
 
     /// The configuration from options, then the environment, then the defaults; validated.
     func settings(_ environment: EnvironmentReader) throws -> WorkerConfiguration {
@@ -93,8 +93,8 @@ struct WorkerCommand: AsyncParsableCommand {
         settings.canaryWindow = canaryWindow ?? settings.canaryWindow
         settings.retry.budget.deadline = retryDeadline ?? settings.retry.budget.deadline
         settings.retry.budget.maxAttempts = maxAttempts ?? settings.retry.budget.maxAttempts
-        settings.boundedAttempts = boundedAttempts ?? settings.boundedAttempts
-        settings.writer.enforceOwner = !allowSharedOriginalTransactions
+        settings.doubtWindow = doubtWindow ?? settings.doubtWindow
+        settings.secretMismatchAttempts = secretMismatchAttempts ?? settings.secretMismatchAttempts
         do {
             try settings.validate()
         } catch {
