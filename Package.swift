@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.4.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
         // Apple's signed data (JWS, X.509 chains, App Store Connect JWTs): no hand-written crypto.
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
@@ -154,19 +155,28 @@ let package = Package(
                 "APITesting",
                 "PostgresTesting",
                 "ReceiptQueueTesting",
+                "WebhookReceiver",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // The verification worker: claim, verify with Apple, write outcomes and grants.
+        // How a webhook delivery is signed and checked (HMAC-SHA256), for the deliverer and receivers.
+        .target(
+            name: "WebhookSignature",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // The verification worker: claim, verify with Apple, write outcomes and grants; and the
+        // webhook deliverer that pushes events to backends.
         .target(
             name: "Worker",
             dependencies: [
                 "ReceiptQueue",
                 "AppStore",
                 "Postgres",
+                "HTTPClient",
+                "WebhookSignature",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -179,6 +189,15 @@ let package = Package(
         .target(
             name: "ReceiptQueueTesting",
             dependencies: ["Postgres", "PostgresTesting", "ReceiptQueue"]
+        ),
+        // A backend's webhook endpoint that checks signatures and can be slow, flaky or down, for
+        // tests, the demo, the chaos suite and benchmarks.
+        .target(
+            name: "WebhookReceiver",
+            dependencies: ["WebhookSignature", .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HTTPTypes", package: "swift-http-types"),
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
         ),
         // The API in this process on a free port, for tests and the lab.
         .target(
@@ -199,7 +218,7 @@ let package = Package(
         .testTarget(name: "AppStoreUnitTests", dependencies: ["AppStore"]),
         .testTarget(name: "FakeAppStoreUnitTests", dependencies: ["FakeAppStore"]),
         .testTarget(name: "ReceiptQueueUnitTests", dependencies: ["ReceiptQueue"]),
-        .testTarget(name: "WorkerUnitTests", dependencies: ["Worker", "ReceiptQueue", "AppStore", "ClockTesting"]),
+        .testTarget(name: "WorkerUnitTests", dependencies: ["Worker", "ReceiptQueue", "AppStore", "ClockTesting", "WebhookSignature"]),
         .testTarget(name: "APIUnitTests", dependencies: ["API"]),
         .testTarget(name: "CommandSupportUnitTests", dependencies: ["CommandSupport"]),
         .testTarget(
@@ -221,7 +240,8 @@ let package = Package(
         ),
         .testTarget(
             name: "WorkerIntegrationTests",
-            dependencies: ["Worker", "ReceiptQueue", "AppStore", "HTTPClient", "FakeAppStore", "PostgresTesting", "ReceiptQueueTesting"]
+            dependencies: ["Worker", "ReceiptQueue", "AppStore", "HTTPClient", "FakeAppStore", "PostgresTesting", "ReceiptQueueTesting",
+                           "WebhookReceiver", "WebhookSignature"]
         ),
         .testTarget(
             name: "APIIntegrationTests",

@@ -135,5 +135,5 @@ public struct WorkerConfiguration: Sendable {
 /// A worker setting that cannot work; the message names the flag.
 public struct WorkerConfigurationError: Error, CustomStringConvertible, Sendable {
     public var description: String
-    init(_ description: String) { self.description = description }
+    public init(_ description: String) { self.description = description }
 }

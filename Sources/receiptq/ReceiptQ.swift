@@ -17,6 +17,7 @@ struct ReceiptQ: AsyncParsableCommand {
             SchedulerCommand.self,
             Stats.self,
             RedriveCommand.self,
+            WebhooksCommand.self,
             EnqueueCommand.self,
             FakeAppStoreCommand.self,
         ]

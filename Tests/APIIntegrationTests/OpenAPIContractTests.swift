@@ -31,7 +31,7 @@ struct OpenAPIContractTests {
         #expect(try Self.document()["openapi"] as? String == "3.1.0")
         #expect(Set(try Self.operations().keys) == [
             "POST /v1/receipts", "GET /v1/receipts/{id}", "POST /v1/orders", "GET /v1/users/{user_id}/grants",
-            "GET /healthz", "GET /readyz", "GET /metrics",
+            "GET /v1/events", "GET /healthz", "GET /readyz", "GET /metrics",
         ])
     }
 
@@ -45,7 +45,7 @@ struct OpenAPIContractTests {
         let probes: [(String, String, String, () async throws -> HTTPExchange)] = [
             ("POST /v1/receipts", "valid", "", { try await api.post("/v1/receipts", json: APIHarness.receipt("doc2")) }),
             ("POST /v1/receipts", "repeat", "", { try await api.post("/v1/receipts", json: receipt) }),
-            ("POST /v1/receipts", "conflict", "", { try await api.post("/v1/receipts", json: APIHarness.receipt("doc", user: "x")) }),
+            ("POST /v1/receipts", "other claims", "", { try await api.post("/v1/receipts", json: APIHarness.receipt("doc", user: "x")) }),
             ("POST /v1/receipts", "no token", "", { try await api.post("/v1/receipts", json: receipt, token: nil) }),
             ("POST /v1/receipts", "bad field", "", { try await api.post("/v1/receipts", json: ["receipt_data": 1]) }),
             ("POST /v1/receipts", "text", "", {
@@ -62,6 +62,9 @@ struct OpenAPIContractTests {
             ("GET /v1/users/{user_id}/grants", "valid", "", { try await api.get("/v1/users/u/grants") }),
             ("GET /v1/users/{user_id}/grants", "bad limit", "", { try await api.get("/v1/users/u/grants?limit=5000") }),
             ("GET /v1/users/{user_id}/grants", "no token", "", { try await api.get("/v1/users/u/grants", token: nil) }),
+            ("GET /v1/events", "valid", "", { try await api.get("/v1/events?after=0&limit=10") }),
+            ("GET /v1/events", "bad after", "", { try await api.get("/v1/events?after=x") }),
+            ("GET /v1/events", "no token", "", { try await api.get("/v1/events", token: nil) }),
             ("GET /healthz", "valid", "", { try await api.get("/healthz", token: nil) }),
             ("GET /readyz", "valid", "", { try await api.get("/readyz", token: nil) }),
             ("GET /metrics", "valid", "", { try await api.get("/metrics", token: nil) }),

@@ -1,3 +1,4 @@
+import ReceiptQueue
 import Foundation
 import Testing
 
@@ -75,6 +76,41 @@ struct OrderAndGrantTests {
             .compactMap { $0["transaction_id"] as? String }
         #expect(Set(ids) == Set((0..<30).map { "c\($0)" }))
         #expect(ids.count == 30)
+        await api.stop()
+    }
+}
+
+@Suite("GET /v1/events")
+struct EventFeedTests {
+    @Test("the feed pages from a cursor without gaps or repeats while events are being written")
+    func feedPagesWhileWriting() async throws {
+        let api = try await APIHarness.start()
+        let ids = try await api.queue.enqueue((0..<300).map { NewJob(receiptData: "r\($0)", transactionID: "t\($0)", userID: "u\($0 % 9)") }).map(\.id)
+        // Writers append events in many small transactions while a reader pages.
+        let writer = Task {
+            for chunk in stride(from: 0, to: ids.count, by: 5) {
+                let slice = Array(ids[chunk..<min(chunk + 5, ids.count)])
+                try await api.pool.transaction { connection in
+                    try connection.query("UPDATE receiptq.jobs SET state = 'rejected', finished_at = now() WHERE id = ANY($1)", [slice])
+                    try AppendJobEvents.run(jobs: slice, on: connection)
+                }
+            }
+        }
+        var seen: [Int] = []
+        var after = 0
+        let deadline = ContinuousClock.now + .seconds(30)
+        while seen.count < 300 && ContinuousClock.now < deadline {
+            let page = try await api.get("/v1/events?after=\(after)&limit=17")
+            #expect(page.status == 200)
+            let events = try #require(page.json["events"] as? [[String: Any]])
+            seen += events.compactMap { ($0["data"] as? [String: Any])?["job_id"] as? Int }
+            after = try #require(page.json["last_sequence"] as? Int)
+        }
+        try await writer.value
+        #expect(seen.count == 300)
+        #expect(Set(seen).count == 300)
+        #expect(try await api.get("/v1/events?after=-1").status == 400)
+        #expect(try await api.get("/v1/events?limit=0").status == 400)
         await api.stop()
     }
 }

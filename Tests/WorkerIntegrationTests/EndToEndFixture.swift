@@ -65,6 +65,26 @@ struct EndToEnd {
         return RunningWorker(worker: worker, group: group, task: task, pool: workerPool, http: http)
     }
 
+    /// Runs a webhook deliverer (as `receiptq worker` does) with test-sized retry delays.
+    func startDeliverer(name: String = "deliverer", concurrency: Int = 200,
+                        configure: (inout WebhookDelivererConfiguration) -> Void = { _ in }) -> RunningDeliverer {
+        var configuration = WebhookDelivererConfiguration(name: name, concurrency: concurrency, requestTimeout: .seconds(2),
+                                                          pollInterval: .milliseconds(200), endpointRefresh: .seconds(1),
+                                                          shutdownDeadline: .seconds(2))
+        configuration.lease = .seconds(10)
+        configuration.decision = DeliveryDecision(retry: RetryPolicy(baseDelay: .milliseconds(100), maxDelay: .seconds(1)))
+        configuration.breaker.openDuration = .milliseconds(300)
+        configuration.breaker.maxOpenDuration = .seconds(1)
+        configure(&configuration)
+        let http = HTTPClient(configuration: HTTPClientConfiguration(defaultTimeout: .seconds(2)))
+        let pool = database.pool(size: 2)
+        var logger = Logger(label: "test-deliverer")
+        logger.logLevel = .error
+        let deliverer = WebhookDeliverer(configuration: configuration, pool: pool, database: database.configuration, http: http, logger: logger)
+        let group = ServiceGroup(configuration: .init(services: [deliverer], logger: logger))
+        return RunningDeliverer(group: group, task: Task { try await group.run() }, pool: pool, http: http)
+    }
+
     /// Waits until no job is queued, verifying or timed out.
     func waitUntilDrained(timeout: Duration) async throws -> Bool {
         try await eventually(timeout: timeout, every: .milliseconds(200)) {
@@ -99,6 +119,20 @@ struct RunningWorker {
     let http: HTTPClient
 
     /// Graceful stop, as on SIGTERM.
+    func stop() async throws {
+        await group.triggerGracefulShutdown()
+        try await task.value
+        pool.shutdown()
+        await http.shutdown()
+    }
+}
+
+struct RunningDeliverer {
+    let group: ServiceGroup
+    let task: Task<Void, Error>
+    let pool: PostgresPool
+    let http: HTTPClient
+
     func stop() async throws {
         await group.triggerGracefulShutdown()
         try await task.value

@@ -6,7 +6,7 @@ import Testing
 
 /// One worker finding Apple down stops the others before they find out with a claim batch each
 /// (invariant 5 across a fleet, over real NOTIFY).
-@Suite("Fleet breaker: an outage one worker sees stops the others")
+@Suite("Fleet breaker: an outage one worker sees stops the others", .timeLimit(.minutes(3)))
 struct FleetOutageTests {
     @Test func aWorkerWhoseBreakerOpensTellsTheOthersOnce() async throws {
         let e2e = try await EndToEnd.make(fake: FakeAppStoreConfiguration(

@@ -6,7 +6,7 @@ import Testing
 
 /// The verdict policy end to end, one row at a time, through real workers and the fake App
 /// Store over HTTP: what each kind of answer leaves in the jobs and the ledger.
-@Suite("Verdict policy through the fake App Store", .serialized)
+@Suite("Verdict policy through the fake App Store", .serialized, .timeLimit(.minutes(5)))
 struct VerdictPolicyTests {
     static let fast = FakeAppStoreConfiguration(latency: FakeDurationRange(lower: .milliseconds(20), upper: .milliseconds(60)))
 

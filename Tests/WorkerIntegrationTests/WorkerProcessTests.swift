@@ -80,6 +80,11 @@ extension EndToEndRuns {
             #expect(try await e2e.states() == ["granted": 3000])
             #expect(try await e2e.count("SELECT count(*) FROM receiptq.grants") == 3000)
             #expect(try await e2e.count("SELECT count(*) FROM receiptq.jobs WHERE attempts > 1") >= heldByTheDead)   // verified again after the lease
+            // A worker killed mid-write leaves no verdict without its event, no event without its verdict.
+            #expect(try await e2e.count("SELECT count(*) FROM receiptq.events") == 3000)
+            #expect(try await e2e.count("""
+                SELECT count(*) FROM receiptq.jobs j WHERE (SELECT count(*) FROM receiptq.events e WHERE e.job_id = j.id) <> 1
+                """) == 0)
             await e2e.shutdown()
         }
 

@@ -32,10 +32,11 @@ public enum RescueExpiredLeases {
         RETURNING j.id, j.state
         """
 
-    /// Rescues at most `limit` jobs; returns (requeued, failed).
-    public static func run(limit: Int, budget: RetryBudget, on connection: PostgresConnection) throws -> (requeued: Int, failed: Int) {
+    /// Rescues at most `limit` jobs; returns how many were requeued and the ids given up (whose
+    /// events the caller appends in the same transaction).
+    public static func run(limit: Int, budget: RetryBudget, on connection: PostgresConnection) throws -> (requeued: Int, failed: [Int64]) {
         let rows = try connection.query(sql, [limit, budget.maxAttempts, budget.deadline.milliseconds])
-        let failed = rows.filter { $0["state"] == JobState.failed.rawValue }.count
-        return (rows.count - failed, failed)
+        let failed = try rows.filter { $0["state"] == JobState.failed.rawValue }.map { try $0.decode("id", as: Int64.self) }
+        return (rows.count - failed.count, failed)
     }
 }

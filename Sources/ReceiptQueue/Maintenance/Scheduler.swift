@@ -25,10 +25,19 @@ public final class Scheduler: Service, Sendable {
         /// The retry budget applied to rescued and requeued jobs (the workers' too). Default:
         /// `RetryBudget()` (72 h, 1,000 attempts).
         public var budget: RetryBudget
+        /// Events (the feed, webhook replay) are kept this long once delivered; `nil`: forever.
+        /// Default 30 days.
+        public var eventRetention: Duration?
+        /// A webhook delivery whose lease expired is given up past this deadline (the
+        /// deliverers' own). Default 72 h.
+        public var deliveryDeadline: Duration
 
         public init(interval: Duration = .seconds(2), batchSize: Int = 1000, maxBatchesPerTick: Int = 20,
                     retention: Duration? = .seconds(30 * 86_400), rejectedRetention: Duration? = .seconds(365 * 86_400),
-                    failedRetention: Duration? = nil, budget: RetryBudget = RetryBudget()) {
+                    failedRetention: Duration? = nil, budget: RetryBudget = RetryBudget(),
+                    eventRetention: Duration? = .seconds(30 * 86_400), deliveryDeadline: Duration = .seconds(72 * 3600)) {
+            self.eventRetention = eventRetention
+            self.deliveryDeadline = deliveryDeadline
             self.interval = interval
             self.batchSize = batchSize
             self.maxBatchesPerTick = maxBatchesPerTick
@@ -57,6 +66,8 @@ public final class Scheduler: Service, Sendable {
         public var requeuedTimedOut = 0
         public var failed = 0
         public var pruned = 0
+        public var requeuedDeliveries = 0
+        public var prunedEvents = 0
     }
 
     public let configuration: Configuration
@@ -80,11 +91,13 @@ public final class Scheduler: Service, Sendable {
                         self.logger.notice(tick.isLeader ? "scheduler leads" : "scheduler stands by (another one leads)")
                         wasLeader = tick.isLeader
                     }
-                    if tick.requeuedExpiredLeases + tick.requeuedTimedOut + tick.failed + tick.pruned > 0 {
+                    if tick.requeuedExpiredLeases + tick.requeuedTimedOut + tick.failed + tick.pruned + tick.requeuedDeliveries
+                        + tick.prunedEvents > 0 {
                         self.logger.info("scheduler tick", metadata: [
                             "expired_leases_requeued": "\(tick.requeuedExpiredLeases)",
                             "timed_out_requeued": "\(tick.requeuedTimedOut)",
                             "failed": "\(tick.failed)", "pruned": "\(tick.pruned)",
+                            "deliveries_requeued": "\(tick.requeuedDeliveries)", "events_pruned": "\(tick.prunedEvents)",
                         ])
                     }
                 } catch {
@@ -105,17 +118,40 @@ public final class Scheduler: Service, Sendable {
         return try await pool.withConnection { connection in
             guard try SchedulerLeadership.acquire(on: connection) else { return Tick(isLeader: false) }
             var tick = Tick(isLeader: true)
+            // A job given up and its job.failed event commit together.
             for _ in 0..<configuration.maxBatchesPerTick {
-                let (requeued, failed) = try RescueExpiredLeases.run(limit: configuration.batchSize, budget: configuration.budget, on: connection)
+                let (requeued, failed) = try connection.transaction { connection in
+                    let result = try RescueExpiredLeases.run(limit: configuration.batchSize, budget: configuration.budget, on: connection)
+                    try AppendJobEvents.run(jobs: result.failed, on: connection)
+                    return result
+                }
                 tick.requeuedExpiredLeases += requeued
-                tick.failed += failed
-                if requeued + failed < configuration.batchSize { break }
+                tick.failed += failed.count
+                if requeued + failed.count < configuration.batchSize { break }
             }
             for _ in 0..<configuration.maxBatchesPerTick {
-                let (requeued, failed) = try RequeueTimedOut.run(limit: configuration.batchSize, budget: configuration.budget, on: connection)
+                let (requeued, failed) = try connection.transaction { connection in
+                    let result = try RequeueTimedOut.run(limit: configuration.batchSize, budget: configuration.budget, on: connection)
+                    try AppendJobEvents.run(jobs: result.failed, on: connection)
+                    return result
+                }
                 tick.requeuedTimedOut += requeued
-                tick.failed += failed
-                if requeued + failed < configuration.batchSize { break }
+                tick.failed += failed.count
+                if requeued + failed.count < configuration.batchSize { break }
+            }
+            for _ in 0..<configuration.maxBatchesPerTick {
+                let rescued = try RescueExpiredDeliveries.run(limit: configuration.batchSize, deadline: configuration.deliveryDeadline,
+                                                              on: connection)
+                tick.requeuedDeliveries += rescued
+                if rescued < configuration.batchSize { break }
+            }
+            if tick.requeuedDeliveries > 0 { try connection.query("SELECT pg_notify('receiptq_events', '')") }
+            if let retention = configuration.eventRetention {
+                for _ in 0..<configuration.maxBatchesPerTick {
+                    let pruned = try PruneEvents.run(retention: retention, limit: configuration.batchSize, on: connection)
+                    tick.prunedEvents += pruned
+                    if pruned < configuration.batchSize { break }
+                }
             }
             if tick.requeuedExpiredLeases + tick.requeuedTimedOut > 0 {
                 try connection.query("SELECT pg_notify('receiptq_jobs', '')")  // wake idle workers

@@ -9,6 +9,8 @@ import Postgres
 /// 2. Calls `receiptq.record_purchase` for each grant of a held job, sorted by purchase key (the
 ///    order of its advisory locks): granted, or already granted (one ledger row per purchase).
 /// 3. Ends every held job with `CompleteBatch`, in the state `JobLifecycle` gives its outcome.
+/// 4. Appends one event per job that reached a terminal state (`AppendJobEvents`), last, so the
+///    events commit with the changes they report.
 public enum RecordOutcomes {
     static let lockSQL = """
         SELECT j.id
@@ -110,6 +112,7 @@ public enum RecordOutcomes {
             // Impossible while the rows are locked above; refuse to commit half a batch.
             throw PostgresError(.server, "fenced completion changed under its row lock")
         }
+        try AppendJobEvents.run(jobs: completions.filter(\.state.isTerminal).map(\.id), on: connection)
         return Result(outcomes: outcomes, unmatchedGrants: unmatched,
                       lostLease: Set(attempts.map(\.lease.id)).subtracting(held))
     }

@@ -31,6 +31,9 @@ struct SchedulerCommand: AsyncParsableCommand {
     @Option(help: "Keep receipts of failed jobs (gave up; re-drivable) this long. Default: 0s, forever.")
     var failedRetention: Duration?
 
+    @Option(help: "Keep events (the feed, webhook replay) this long; 0s keeps them forever. Default: \((defaults.eventRetention ?? .zero).argumentText).")
+    var eventRetention: Duration?
+
     @Option(help: "Give up on a job this long after it was enqueued (the workers' setting too). Default: \(defaults.budget.deadline.argumentText).")
     var retryDeadline: Duration?
 
@@ -44,6 +47,7 @@ struct SchedulerCommand: AsyncParsableCommand {
         if let retention { settings.retention = retention == .zero ? nil : retention }
         if let rejectedRetention { settings.rejectedRetention = rejectedRetention == .zero ? nil : rejectedRetention }
         if let failedRetention { settings.failedRetention = failedRetention == .zero ? nil : failedRetention }
+        if let eventRetention { settings.eventRetention = eventRetention == .zero ? nil : eventRetention }
         settings.budget.deadline = retryDeadline ?? settings.budget.deadline
         settings.budget.maxAttempts = maxAttempts ?? settings.budget.maxAttempts
         do {

@@ -64,6 +64,9 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "21004 answers (shared secret refused) for one receipt before it is given up into failed. Default: \(defaults.secretMismatchAttempts).")
     var secretMismatchAttempts: Int?
 
+    @Option(help: "Webhook deliveries in flight at most (0: this worker delivers none). Or $RECEIPTQ_WEBHOOK_CONCURRENCY. Default: \(WebhookDelivererConfiguration(name: "").concurrency).")
+    var webhookConcurrency: Int?
+
     @Option(help: "PEM file of CAs to verify Apple's TLS certificate (default: the system's).")
     var caBundle: String?
 
@@ -111,8 +114,11 @@ struct WorkerCommand: AsyncParsableCommand {
         let port = try metricsPort ?? environment.int("RECEIPTQ_METRICS_PORT", in: 0...65_535) ?? 0
         guard (0...65_535).contains(port) else { throw ConfigurationError("--metrics-port must be 0…65535") }
 
-        // Every in-flight verification holds a socket; running out shows up as connect failures.
-        FileDescriptorLimit.raise(to: settings.concurrency + 1024, logger: logger)
+        var webhooks = WebhookDelivererConfiguration(name: settings.name)
+        webhooks.concurrency = try webhookConcurrency ?? environment.int("RECEIPTQ_WEBHOOK_CONCURRENCY", in: 0...100_000) ?? webhooks.concurrency
+        do { try webhooks.validate() } catch { throw ConfigurationError("\(error)") }
+        // Every in-flight verification and delivery holds a socket; running out shows up as connect failures.
+        FileDescriptorLimit.raise(to: settings.concurrency + webhooks.concurrency + 1024, logger: logger)
         let http = HTTPClient(configuration: HTTPClientConfiguration(
             maxTotalConnections: settings.concurrency, defaultTimeout: settings.apple.requestTimeout, caBundlePath: caBundle,
             maxIdleEasyHandles: settings.concurrency))
@@ -120,17 +126,25 @@ struct WorkerCommand: AsyncParsableCommand {
         let pool = PostgresPool(configuration: databaseConfiguration, size: 3, logger: logger)
         let worker = ReceiptWorker(configuration: settings, pool: pool, database: databaseConfiguration,
                                    verifier: verifier, logger: logger)
+        // Receivers get an HTTP client and connections of their own: a slow backend never takes Apple's.
+        let webhookHTTP = HTTPClient(configuration: HTTPClientConfiguration(
+            maxTotalConnections: max(16, webhooks.concurrency), defaultTimeout: webhooks.requestTimeout, caBundlePath: caBundle))
+        let webhookPool = PostgresPool(configuration: databaseConfiguration, size: 2, logger: logger)
+        let deliverer = WebhookDeliverer(configuration: webhooks, pool: webhookPool, database: databaseConfiguration,
+                                         http: webhookHTTP, logger: logger)
         logger.info("worker configuration", metadata: [
             "database": "\(databaseConfiguration.redacted)", "bundle_ids": "\(settings.bundleIDs.sorted())",
             "accept_sandbox": "\(settings.acceptSandbox)", "shared_secret": "\(settings.apple.sharedSecret == nil ? "not set" : "set")",
         ])
-        var services: [any Service] = [worker]
+        var services: [any Service] = [worker, deliverer]
         if port > 0 {
             services.append(MetricsEndpoint.bootstrap(host: metricsHost, port: port, logger: logger))
         }
         let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()
         pool.shutdown()
+        webhookPool.shutdown()
         await http.shutdown()
+        await webhookHTTP.shutdown()
     }
 }

@@ -1,0 +1,49 @@
+import Foundation
+import Postgres
+
+/// Claims due webhook deliveries of one endpoint under a lease, in order per user: only the
+/// oldest pending delivery of each (endpoint, user) can be claimed, so a user's later event waits
+/// until the earlier one is acknowledged (or given up). Different users go in parallel.
+///
+/// The heads come from `deliveries_pending_idx` (endpoint, user, sequence) over pending rows only;
+/// `FOR UPDATE SKIP LOCKED` lets any number of deliverers claim at once; the UPDATE re-checks
+/// `queued`, so a head another deliverer took meanwhile is left alone.
+public enum ClaimDeliveries {
+    static let sql = """
+        WITH heads AS (
+            SELECT DISTINCT ON (user_id) user_id, event_sequence, state, run_at
+            FROM receiptq.deliveries
+            WHERE endpoint_id = $4 AND state IN ('queued', 'delivering')          -- deliveries_pending_idx
+            ORDER BY user_id, event_sequence
+        ), ready AS (
+            SELECT d.endpoint_id, d.event_sequence
+            FROM heads h
+            JOIN receiptq.deliveries d ON d.endpoint_id = $4 AND d.event_sequence = h.event_sequence
+            WHERE h.state = 'queued' AND h.run_at <= now()
+            ORDER BY h.run_at, h.event_sequence
+            LIMIT $1
+            FOR UPDATE OF d SKIP LOCKED
+        )
+        UPDATE receiptq.deliveries AS d
+        SET state = 'delivering', locked_by = $2, locked_until = now() + $3 * interval '1 millisecond', attempts = d.attempts + 1
+        FROM ready r, receiptq.events e, receiptq.webhook_endpoints w
+        WHERE d.endpoint_id = r.endpoint_id AND d.event_sequence = r.event_sequence AND d.state = 'queued'
+          AND e.sequence = d.event_sequence AND w.id = d.endpoint_id
+        RETURNING d.endpoint_id, d.event_sequence, d.attempts, d.user_id, d.budget_from, e.id::text AS event_id, w.url,
+                  to_json(w.secrets)::text AS secrets,
+                  jsonb_build_object('id', e.id, 'sequence', e.sequence, 'type', e.type, 'created_at', e.created_at,
+                                     'user_id', e.user_id, 'data', e.body)::text AS body
+        """
+
+    public static func run(endpoint: String, limit: Int, worker: String, lease: Duration,
+                           on connection: PostgresConnection) throws -> [DeliveryLease] {
+        guard limit > 0 else { return [] }
+        return try connection.query(sql, [limit, worker, lease.milliseconds, endpoint]).map { row in
+            DeliveryLease(endpointID: try row.decode("endpoint_id"), eventSequence: try row.decode("event_sequence"),
+                          eventID: try row.decode("event_id"), attempt: try row.decode("attempts"), userID: try row.decode("user_id"),
+                          body: Array(try row.decode("body", as: String.self).utf8), url: try row.decode("url"),
+                          secrets: try JSONDecoder().decode([String].self, from: Data(try row.decode("secrets", as: String.self).utf8)),
+                          budgetFrom: try row.decode("budget_from"))
+        }
+    }
+}
