@@ -13,6 +13,7 @@ struct ReceiptQLab: AsyncParsableCommand {
             Bench.self,
             ChaosCommand.self,
             DemoCommand.self,
+            WebhookReceiverCommand.self,
             ClaimAndHang.self,
         ]
     )
@@ -27,6 +28,7 @@ struct Bench: AsyncParsableCommand {
             BenchE2E.self,
             BenchAPI.self,
             BenchHTTP.self,
+            BenchWebhooks.self,
         ]
     )
 }

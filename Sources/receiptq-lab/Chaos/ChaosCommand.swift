@@ -107,6 +107,7 @@ struct ChaosCommand: AsyncParsableCommand {
         let http = HTTPClient(configuration: HTTPClientConfiguration(maxTotalConnections: 512))
         defer { pool.shutdown() }
 
+        let webhooks = try await ChaosWebhooks.start(pool: pool)
         try processes.start(.api)
         for index in 0..<workers { try processes.start(.worker(index)) }
         for index in 0..<2 { try processes.start(.scheduler(index)) }
@@ -127,13 +128,15 @@ struct ChaosCommand: AsyncParsableCommand {
             _ = await (sampled, supervised)
         }
         async let faults = injector.run(start: start)
+        async let receiverFaults: Void = webhooks.run(plan: plan, start: start)
         async let abused = abusing(abuse, from: start + plan.abuseWindow.lowerBound, until: start + plan.abuseWindow.upperBound)
         progress("faults and \(Int(rate)) purchases/s for \(Int(duration.seconds)) s; logs in \(logs.path)")
         await ChaosLoad(apiURL: apiURL, token: token, rate: rate, http: http, ledger: ledger)
             .run(start: start, stop: faultsEnd, giveUpAt: faultsEnd + .seconds(60))
         progress("load done: \(ledger.snapshot().accepted.count) purchases accepted")
         let records = await faults
-        progress("process and database faults done")
+        await receiverFaults
+        progress("process, database and receiver faults done")
         let abuseFigures = await abused
         progress("abusive clients done")
         try? await Task.sleep(until: faultsEnd)
@@ -150,6 +153,13 @@ struct ChaosCommand: AsyncParsableCommand {
             try? await Task.sleep(for: .milliseconds(250))
         }
         let recovery = (ContinuousClock.now - faultsEnd).seconds
+        // Webhooks: every event acknowledged by the backend (delivery leases and backoff included).
+        progress("waiting for every event to reach the backend")
+        let webhookDeadline = ContinuousClock.now + .seconds(150)
+        while ContinuousClock.now < webhookDeadline, let missing = try? await webhooks.missing(pool: pool), !missing.isEmpty {
+            try? await Task.sleep(for: .milliseconds(500))
+        }
+        let webhookWait = (ContinuousClock.now - faultsEnd).seconds
         watchers.cancel()
         await watchers.value
         processes.repairCrashes()
@@ -167,6 +177,7 @@ struct ChaosCommand: AsyncParsableCommand {
                                          figure: String(format: "%.1f s (bound %.0f s); %d not terminal", recovery, bound.seconds, unfinished.open)))
         invariants.append(ChaosInvariant(name: "nothing stuck in verifying", held: unfinished.verifying == 0, figure: "\(unfinished.verifying) verifying"))
         invariants += try await verdict.grants()
+        invariants += try await webhooks.invariants(pool: pool, waited: webhookWait)
         invariants.append(ChaosInvariant(name: "Apple requests during outages bounded after the first 3 s (a 21002 storm: 3 s plus Apple's latency)",
                                          held: windows.allSatisfy { $0.requests <= $0.bound },
                                          figure: windows.map { "\($0.kind): \($0.openingRequests) then \($0.requests) (≤ \($0.bound))" }.joined(separator: ", ")))
@@ -181,6 +192,7 @@ struct ChaosCommand: AsyncParsableCommand {
                                                         abuseFigures.slowLongestHeldSeconds)))
 
         await processes.stopAll()
+        await webhooks.stop()
         await http.shutdown()
         let appleAnswers = fake.stats.snapshot().outcomes
         await fake.stop()

@@ -28,6 +28,9 @@ struct ChaosPlan: Sendable {
     let events: [Event]
     /// When the slow and abusive API clients are active.
     let abuseWindow: Range<Duration>
+    /// When the backend's webhook receiver refuses connections, and when it fails 30% of deliveries.
+    let receiverDown: Range<Duration>
+    let receiverFlapping: Range<Duration>
     /// Share of Apple answers that are 21005 / 21199 (is-retryable), and of requests Apple never answers.
     let p21005 = 0.025, p21199 = 0.025, pHang = 0.01
 
@@ -56,6 +59,9 @@ struct ChaosPlan: Sendable {
         }
         self.events = events.sorted { $0.at < $1.at }
         abuseWindow = at(0.1)..<at(0.9)
+        let receiverFault = min(.seconds(60), duration * 0.15)
+        receiverDown = at(0.2)..<(at(0.2) + receiverFault)
+        receiverFlapping = at(0.55)..<(at(0.55) + receiverFault)
     }
 
     /// When killed workers are started again, in seconds since start.

@@ -9,6 +9,7 @@ import HTTPClient
 import Postgres
 import ReceiptQueue
 import Synchronization
+import WebhookReceiver
 
 /// `receiptq-lab demo`: what `./Deploy/dev run` shows. Posts a realistic mix of purchases through the
 /// HTTP API (as a backend would), then watches the queue drain with a live line per second and
@@ -43,6 +44,12 @@ struct DemoCommand: AsyncParsableCommand {
         let pool = PostgresPool(configuration: try database.configuration(applicationName: "receiptq-demo"), size: 1)
         defer { pool.shutdown() }
         let http = HTTPClient()
+        // The backend's side: a webhook endpoint the workers push every verdict to, signed.
+        let secret = "whsec_demo_\(UUID().uuidString)"
+        let receiver = try await WebhookReceiver.start(secrets: [secret])
+        try await pool.withConnection {
+            try UpsertWebhookEndpoint.run(WebhookEndpoint(id: "demo-backend", url: receiver.url, secrets: [secret]), on: $0)
+        }
         let load = DemoLoad(receipts: receipts, bundleID: bundleID)
         print("Posting \(load.orders.count) orders and \(load.submissions.count) receipts to \(apiURL) …")
         let (answers, stale) = try await post(load, token: token, http: http)
@@ -56,6 +63,15 @@ struct DemoCommand: AsyncParsableCommand {
         }
         try await DemoView(pool: pool, fakeStatsURL: fakeStatsURL).watch(timeout: timeout) { done.withLock { $0 } }
         print("Resubmitted \(try await resubmissions.value) stale receipts after their resubmit verdict.")
+        let events: Int = try await pool.query("SELECT count(*) AS n FROM receiptq.events")[0].decode("n")
+        let deadline = ContinuousClock.now + .seconds(30)
+        while Set(receiver.acknowledged.map(\.id)).count < events && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        let types = Dictionary(grouping: receiver.acknowledged, by: \.type).mapValues(\.count).sorted { $0.key < $1.key }
+        print("Webhooks: \(Set(receiver.acknowledged.map(\.id)).count) of \(events) events pushed to the backend, signatures checked "
+              + "(\(receiver.refusedSignatures) refused): " + types.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
+        await receiver.stop()
         await http.shutdown()
     }
 
