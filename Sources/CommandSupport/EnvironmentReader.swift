@@ -41,6 +41,20 @@ public struct EnvironmentReader: Sendable {
         }
     }
 
+    /// A secret: the contents of the file named by `NAME_FILE` (as containers and systemd's
+    /// `LoadCredential=` hand secrets over; a trailing newline is dropped), else `NAME`. Setting
+    /// both is an error: which one wins would be a guess.
+    public func secret(_ name: String) throws -> String? {
+        let file = name + "_FILE"
+        guard let path = string(file) else { return string(name) }
+        guard string(name) == nil else { throw ConfigurationError("set \(name) or \(file), not both") }
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw ConfigurationError("\(file): cannot read \(path)")
+        }
+        let trimmed = text.trimmingCharacters(in: .newlines)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
     /// Comma-separated, trimmed, empty items dropped.
     public func list(_ name: String) -> [String]? {
         string(name).map(Self.split)

@@ -17,6 +17,9 @@ public struct PostgresConfiguration: Sendable {
     /// create scratch databases on the configured server). Default nil.
     public private(set) var databaseOverride: String?
 
+    /// Conninfo keys whose values are secrets: printed as `***`.
+    static let secretKeys: Set<String> = ["password", "sslpassword"]
+
     /// The connection string with the password left out, safe to print.
     public private(set) var redacted: String
 
@@ -47,9 +50,11 @@ public struct PostgresConfiguration: Sendable {
         }
         var errorMessage: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(trimmed, &errorMessage) else {
-            let reason = errorMessage.map { String(cString: $0) } ?? "unparseable"
+            // libpq's message quotes the part it choked on, which may be the password: never
+            // repeat it (a `%` or a space in a password is the usual cause).
             if let errorMessage { PQfreemem(errorMessage) }
-            throw PostgresError(.invalidConfiguration, "database URL is malformed: \(reason)")
+            throw PostgresError(.invalidConfiguration, "database URL is malformed: libpq cannot parse it "
+                + "(in a postgresql:// URI, percent-encode %, @, :, / and spaces in the user name and password)")
         }
         defer { PQconninfoFree(options) }
         var shown: [String] = []
@@ -58,10 +63,11 @@ public struct PostgresConfiguration: Sendable {
             defer { index += 1 }
             guard let value = options[index].val else { continue }
             let key = String(cString: keyword)
-            if key == "password" { shown.append("password=***"); continue }
-            // libpq only checks ports when connecting; a typo should fail at start-up.
+            if Self.secretKeys.contains(key) { shown.append("\(key)=***"); continue }
+            // libpq only checks ports when connecting; a typo should fail at start-up. The value
+            // is not repeated: a malformed URI can put part of a password there.
             if key == "port", !String(cString: value).allSatisfy({ $0.isNumber || $0 == "," }) {
-                throw PostgresError(.invalidConfiguration, "database URL is malformed: port \"\(String(cString: value))\" is not a number")
+                throw PostgresError(.invalidConfiguration, "database URL is malformed: the port is not a number")
             }
             shown.append("\(key)=\(String(cString: value))")
         }

@@ -22,9 +22,11 @@ public final class PostgresPool: Sendable {
         self.configuration = configuration
         self.size = size
         for index in 0..<size {
-            // Named from inside: on Linux a new thread inherits its creator's name otherwise.
+            // Named from inside, through the kernel: a new thread inherits its creator's name on
+            // Linux, and Foundation's `Thread.name` setter did not always reach the kernel.
             Thread { [queue] in
                 Thread.current.name = "postgres-\(index)"
+                try? "postgres-\(index)".write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
                 ConnectionThread(configuration: configuration, queue: queue, logger: logger).run()
             }.start()
         }

@@ -9,6 +9,7 @@ struct ReceiptQLab: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "receiptq-lab",
         abstract: "Benchmarks, the chaos suite and the demo for ReceiptQueue (not part of the product).",
+        version: ReceiptQueueVersion.current,
         subcommands: [
             Bench.self,
             ChaosCommand.self,
@@ -17,6 +18,9 @@ struct ReceiptQLab: AsyncParsableCommand {
             ClaimAndHang.self,
         ]
     )
+
+    /// Configuration errors exit 78 (EX_CONFIG), not 1: see `ExitStatus`.
+    static func main() async { await runWithExitStatus() }
 }
 
 /// `receiptq-lab bench …`: throughput figures with a baseline measured in the same run.

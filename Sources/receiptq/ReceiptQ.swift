@@ -10,6 +10,7 @@ struct ReceiptQ: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "receiptq",
         abstract: "Verifies Apple In-App Purchase receipts asynchronously, without losing a purchase.",
+        version: ReceiptQueueVersion.current,
         subcommands: [
             Migrate.self,
             ApiCommand.self,
@@ -22,4 +23,7 @@ struct ReceiptQ: AsyncParsableCommand {
             FakeAppStoreCommand.self,
         ]
     )
+
+    /// Configuration errors exit 78 (EX_CONFIG), not 1: see `ExitStatus`.
+    static func main() async { await runWithExitStatus() }
 }

@@ -39,6 +39,37 @@ struct CommandLineErrorTests {
         #expect(!stderr.contains("\n"))
     }
 
+    @Test(arguments: ["postgresql://app:s3cr%t pass@127.0.0.1:5432/db", "postgresql://app:s3cr%t@127.0.0.1:5x32/db",
+                      "host=127.0.0.1 password='s3cr%t pass' port=oops"])
+    func aPasswordWithPercentAndSpacesNeverAppearsInTheOutput(url: String) async throws {
+        let (status, stderr) = try await migrate(url)
+        #expect(status == 78)                                          // EX_CONFIG: systemd does not restart it
+        #expect(!stderr.contains("s3cr"), "\(stderr)")
+        #expect(stderr.contains("DATABASE_URL"))
+    }
+
+    @Test func aSettingThatCannotWorkExits78AndBadUsageExits64() async throws {
+        let config = try await ChildProcess.run(arguments: ["worker", "--bundle-ids", "x", "--lease", "1s",
+                                                            "--database-url", "postgresql://u:p@127.0.0.1:1/db"], timeout: .seconds(20))
+        #expect(config.status == 78)
+        #expect(config.stderr.contains("--lease"))
+        let usage = try await ChildProcess.run(arguments: ["worker", "--lease", "1e300h"], timeout: .seconds(20))
+        #expect(usage.status == 64)
+        #expect(usage.stderr.contains("--lease"))
+        let version = try await ChildProcess.run(arguments: ["--version"], timeout: .seconds(20))
+        #expect(version.status == 0 && version.stdout.contains("."))
+    }
+
+    @Test func theDatabaseURLCanComeFromAFileAsContainersHandSecretsOver() async throws {
+        let server = try ScratchDatabase.server()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("db-url-\(UUID().uuidString)")
+        try (server.connectionString + "\n").write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try await ChildProcess.run(arguments: ["stats"], environment: ["DATABASE_URL": "", "DATABASE_URL_FILE": file.path],
+                                                timeout: .seconds(20))
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
     @Test func missingDatabaseURLSaysHowToGiveIt() async throws {
         let (status, stderr) = try await migrate(nil)
         #expect(status != nil && status != 0)

@@ -90,8 +90,8 @@ struct ApiCommand: AsyncParsableCommand {
             }
             source = "--tokens-file"
         } else {
-            text = environment.string("RECEIPTQ_API_TOKENS") ?? ""
-            source = "RECEIPTQ_API_TOKENS"
+            text = try environment.secret("RECEIPTQ_API_TOKENS") ?? ""
+            source = "RECEIPTQ_API_TOKENS (or RECEIPTQ_API_TOKENS_FILE)"
         }
         let tokens: TokenDigests
         do { tokens = try TokenDigests(hexList: text) } catch {

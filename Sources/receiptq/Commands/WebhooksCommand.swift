@@ -35,7 +35,7 @@ struct WebhooksCommand: AsyncParsableCommand {
                 }
                 secrets = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             } else {
-                secrets = environment.list("RECEIPTQ_WEBHOOK_SECRETS") ?? []
+                secrets = try environment.secret("RECEIPTQ_WEBHOOK_SECRETS").map(EnvironmentReader.split) ?? []
             }
             let endpoint = WebhookEndpoint(id: id, url: url, secrets: secrets, eventTypes: events.map(EnvironmentReader.split), enabled: !disabled)
             do { try endpoint.validate() } catch { throw ConfigurationError("\(error)") }

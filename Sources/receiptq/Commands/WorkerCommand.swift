@@ -88,7 +88,7 @@ struct WorkerCommand: AsyncParsableCommand {
         settings.acceptSandbox = !(try rejectSandbox || environment.flag("RECEIPTQ_REJECT_SANDBOX") == true)
         settings.apple.productionURL = appleProductionURL ?? environment.string("RECEIPTQ_APPLE_PRODUCTION_URL") ?? settings.apple.productionURL
         settings.apple.sandboxURL = appleSandboxURL ?? environment.string("RECEIPTQ_APPLE_SANDBOX_URL") ?? settings.apple.sandboxURL
-        settings.apple.sharedSecret = environment.string("RECEIPTQ_SHARED_SECRET")
+        settings.apple.sharedSecret = try environment.secret("RECEIPTQ_SHARED_SECRET")
         settings.apple.requestTimeout = appleTimeout ?? settings.apple.requestTimeout
         settings.lease = lease ?? settings.lease
         settings.pollInterval = pollInterval ?? settings.pollInterval
