@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 // ReceiptQueue: asynchronous, lossless verification of Apple In-App Purchase receipts.
 // Layers (a lower one never imports a higher one):
-//   CLibPQ, CCurl  ←  Postgres, HTTPClient  ←  AppStore, AppleSignedData, ReceiptQueue  ←  API, Worker, FakeAppStore
+//   CLibPQ, CCurl  ←  Postgres, HTTPClient  ←  AppStore, AppleSignedData, ReceiptQueue  ←  AppStoreServerAPI
+//   ←  API, Worker, FakeAppStore
 //   ←  CommandSupport  ←  receiptq (the product), receiptq-lab (benchmarks, chaos, demo; not shipped)
 import PackageDescription
 
@@ -69,9 +70,21 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
+        // The App Store Server API client: Apple's signed transactions, histories, subscription
+        // statuses, refunds, notification history, consumption. HTTP through our libcurl engine;
+        // never the database (the fleet's rate budget comes in through `ServerAPIRequestGate`).
+        .target(
+            name: "AppStoreServerAPI",
+            dependencies: ["HTTPClient", "AppleSignedData"]
+        ),
         .target(
             name: "FakeAppStore",
             dependencies: [
+                // The Server API half: its own test CA, JWS signing, notifications sent with our client.
+                "HTTPClient",
+                "AppleSignedData",
+                "AppleTestPKI",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -133,6 +146,8 @@ let package = Package(
                 "HTTPClient",
                 "AppStore",
                 "FakeAppStore",
+                "AppleSignedData",
+                "AppleTestPKI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -151,6 +166,9 @@ let package = Package(
                 "HTTPClient",
                 "AppStore",
                 "FakeAppStore",
+                "AppStoreServerAPI",
+                "AppleSignedData",
+                "AppleTestPKI",
                 "APITesting",
                 "PostgresTesting",
                 "ReceiptQueueTesting",
@@ -166,6 +184,7 @@ let package = Package(
             dependencies: [
                 "ReceiptQueue",
                 "AppStore",
+                "AppStoreServerAPI",
                 "Postgres",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -197,7 +216,11 @@ let package = Package(
         // Unit tests: pure logic, no database, no network, no child process (`swift test
         // --filter UnitTests` runs them all in seconds).
         .testTarget(name: "AppStoreUnitTests", dependencies: ["AppStore"]),
-        .testTarget(name: "FakeAppStoreUnitTests", dependencies: ["FakeAppStore"]),
+        .testTarget(
+            name: "FakeAppStoreUnitTests",
+            dependencies: ["FakeAppStore", "AppleSignedData", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .testTarget(name: "AppStoreServerAPIUnitTests", dependencies: ["AppStoreServerAPI"]),
         .testTarget(name: "ReceiptQueueUnitTests", dependencies: ["ReceiptQueue"]),
         .testTarget(name: "WorkerUnitTests", dependencies: ["Worker", "ReceiptQueue", "AppStore", "ClockTesting"]),
         .testTarget(name: "APIUnitTests", dependencies: ["API"]),
@@ -229,5 +252,18 @@ let package = Package(
         ),
         .testTarget(name: "HTTPClientIntegrationTests", dependencies: ["HTTPClient", "AppStore", "FakeAppStore"]),
         .testTarget(name: "CommandLineTests", dependencies: ["Postgres", "PostgresTesting", "ReceiptQueueTesting"]),
+        // The Server API client against the fake over real HTTP, the fleet's rate budget in a real
+        // PostgreSQL, notifications sent to a receiver in the test.
+        .testTarget(
+            name: "ServerAPIIntegrationTests",
+            dependencies: [
+                "AppStoreServerAPI", "AppleSignedData", "AppleTestPKI", "FakeAppStore", "HTTPClient", "Worker",
+                "ReceiptQueue", "Postgres", "PostgresTesting", "ReceiptQueueTesting",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
     ]
 )
