@@ -262,6 +262,7 @@ let package = Package(
                 "AppStoreServerAPI", "AppleSignedData", "AppleTestPKI", "FakeAppStore", "HTTPClient", "Worker",
                 "ReceiptQueue", "Postgres", "PostgresTesting", "ReceiptQueueTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
