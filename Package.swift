@@ -171,6 +171,7 @@ let package = Package(
                 "AppleSignedData",
                 "AppleTestPKI",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
                 "APITesting",
                 "PostgresTesting",
                 "ReceiptQueueTesting",

@@ -27,6 +27,9 @@ struct Bench: AsyncParsableCommand {
             BenchE2E.self,
             BenchAPI.self,
             BenchHTTP.self,
+            BenchAppStoreAPI.self,
+            BenchAppStoreAPICaller.self,
+            BenchJWS.self,
         ]
     )
 }
