@@ -126,6 +126,9 @@ let package = Package(
             dependencies: [
                 "Postgres",
                 "ReceiptQueue",
+                "AppStoreServerAPI",
+                "AppleSignedData",
+                .product(name: "X509", package: "swift-certificates"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -148,6 +151,7 @@ let package = Package(
                 "FakeAppStore",
                 "AppleSignedData",
                 "AppleTestPKI",
+                "AppStoreServerAPI",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -19,6 +19,7 @@ struct ReceiptQ: AsyncParsableCommand {
             RedriveCommand.self,
             EnqueueCommand.self,
             FakeAppStoreCommand.self,
+            ServerAPICommand.self,
         ]
     )
 }
