@@ -39,9 +39,11 @@ struct NotificationDeliveryTests {
             let arrivals = receiver.all.map(\.at)
             #expect(arrivals.count == 4)
             let gaps = zip(arrivals, arrivals.dropFirst()).map { $1 - $0 }
+            // Never before Apple's (compressed) delay; a loaded machine may add to it.
             for (gap, expected) in zip(gaps, [Duration.milliseconds(10), .milliseconds(120), .milliseconds(240)]) {
-                #expect(gap >= expected && gap < expected + .milliseconds(400))
+                #expect(gap >= expected, "\(gap), expected at least \(expected)")
             }
+            #expect(gaps.count == 3)
             let sent = try #require(fixture.fake.serverAPI.notifications.all().first)
             #expect(sent.attempts.map(\.sendAttemptResult) == ["UNSUCCESSFUL_HTTP_RESPONSE_CODE", "UNSUCCESSFUL_HTTP_RESPONSE_CODE",
                                                                "UNSUCCESSFUL_HTTP_RESPONSE_CODE", "SUCCESS"])
