@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 // ReceiptQueue: asynchronous, lossless verification of Apple In-App Purchase receipts.
 // Layers (a lower one never imports a higher one):
-//   CLibPQ, CCurl  ←  Postgres, HTTPClient  ←  AppStore, AppleSignedData, ReceiptQueue  ←  API, Worker, FakeAppStore
+//   CLibPQ, CCurl  ←  Postgres, HTTPClient  ←  AppStore, AppleSignedData, ReceiptQueue  ←  AppStoreServerAPI
+//   ←  API, Worker, FakeAppStore
 //   ←  CommandSupport  ←  receiptq (the product), receiptq-lab (benchmarks, chaos, demo; not shipped)
 import PackageDescription
 
@@ -70,9 +71,21 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
+        // The App Store Server API client: Apple's signed transactions, histories, subscription
+        // statuses, refunds, notification history, consumption. HTTP through our libcurl engine;
+        // never the database (the fleet's rate budget comes in through `ServerAPIRequestGate`).
+        .target(
+            name: "AppStoreServerAPI",
+            dependencies: ["HTTPClient", "AppleSignedData"]
+        ),
         .target(
             name: "FakeAppStore",
             dependencies: [
+                // The Server API half: its own test CA, JWS signing, notifications sent with our client.
+                "HTTPClient",
+                "AppleSignedData",
+                "AppleTestPKI",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -114,6 +127,9 @@ let package = Package(
             dependencies: [
                 "Postgres",
                 "ReceiptQueue",
+                "AppStoreServerAPI",
+                "AppleSignedData",
+                .product(name: "X509", package: "swift-certificates"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -134,6 +150,10 @@ let package = Package(
                 "HTTPClient",
                 "AppStore",
                 "FakeAppStore",
+                "AppleSignedData",
+                "AppleTestPKI",
+                "AppStoreServerAPI",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -152,6 +172,11 @@ let package = Package(
                 "HTTPClient",
                 "AppStore",
                 "FakeAppStore",
+                "AppStoreServerAPI",
+                "AppleSignedData",
+                "AppleTestPKI",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
                 "APITesting",
                 "PostgresTesting",
                 "ReceiptQueueTesting",
@@ -174,6 +199,7 @@ let package = Package(
             dependencies: [
                 "ReceiptQueue",
                 "AppStore",
+                "AppStoreServerAPI",
                 "Postgres",
                 "HTTPClient",
                 "WebhookSignature",
@@ -216,7 +242,11 @@ let package = Package(
         // Unit tests: pure logic, no database, no network, no child process (`swift test
         // --filter UnitTests` runs them all in seconds).
         .testTarget(name: "AppStoreUnitTests", dependencies: ["AppStore"]),
-        .testTarget(name: "FakeAppStoreUnitTests", dependencies: ["FakeAppStore"]),
+        .testTarget(
+            name: "FakeAppStoreUnitTests",
+            dependencies: ["FakeAppStore", "AppleSignedData", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .testTarget(name: "AppStoreServerAPIUnitTests", dependencies: ["AppStoreServerAPI"]),
         .testTarget(name: "ReceiptQueueUnitTests", dependencies: ["ReceiptQueue"]),
         .testTarget(name: "WorkerUnitTests", dependencies: ["Worker", "ReceiptQueue", "AppStore", "ClockTesting", "WebhookSignature"]),
         .testTarget(name: "APIUnitTests", dependencies: ["API"]),
@@ -249,5 +279,19 @@ let package = Package(
         ),
         .testTarget(name: "HTTPClientIntegrationTests", dependencies: ["HTTPClient", "AppStore", "FakeAppStore"]),
         .testTarget(name: "CommandLineTests", dependencies: ["Postgres", "PostgresTesting", "ReceiptQueueTesting"]),
+        // The Server API client against the fake over real HTTP, the fleet's rate budget in a real
+        // PostgreSQL, notifications sent to a receiver in the test.
+        .testTarget(
+            name: "ServerAPIIntegrationTests",
+            dependencies: [
+                "AppStoreServerAPI", "AppleSignedData", "AppleTestPKI", "FakeAppStore", "HTTPClient", "Worker",
+                "ReceiptQueue", "Postgres", "PostgresTesting", "ReceiptQueueTesting",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
     ]
 )

@@ -23,12 +23,15 @@ public struct FakeAppStoreConfiguration: Sendable {
     /// The random faults above (`p503` … `pTruncated`) stop this long after start, so a chaos run
     /// can measure recovery once faults end. Default: `nil` (they never stop).
     public var randomFaultsEnd: Duration?
+    /// The App Store Server API half: keys, app, rate limits, notifications. Default: `.init()`.
+    public var serverAPI: FakeServerAPIConfiguration
 
     public init(
         host: String = "127.0.0.1", port: Int = 0,
         latency: FakeDurationRange = FakeDurationRange(lower: .seconds(3), upper: .seconds(6)),
         outages: [FakeOutage] = [], p503: Double = 0, p21005: Double = 0, p21199: Double = 0,
-        pHang: Double = 0, pTruncated: Double = 0, sharedSecret: String? = nil, randomFaultsEnd: Duration? = nil
+        pHang: Double = 0, pTruncated: Double = 0, sharedSecret: String? = nil, randomFaultsEnd: Duration? = nil,
+        serverAPI: FakeServerAPIConfiguration = .init()
     ) {
         self.host = host
         self.port = port
@@ -41,6 +44,7 @@ public struct FakeAppStoreConfiguration: Sendable {
         self.pTruncated = pTruncated
         self.sharedSecret = sharedSecret
         self.randomFaultsEnd = randomFaultsEnd
+        self.serverAPI = serverAPI
     }
 
     /// Whether the random faults apply at `elapsed` since start.

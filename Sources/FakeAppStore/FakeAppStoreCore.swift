@@ -1,9 +1,10 @@
-/// What every connection of one fake server shares: its configuration, its stats and its start
-/// time (outage windows are relative to it).
+/// What every connection of one fake server shares: its configuration, its stats, its start
+/// time (outage windows are relative to it) and its Server API half.
 struct FakeAppStoreCore: Sendable {
     let configuration: FakeAppStoreConfiguration
     let stats: FakeAppStoreStats
     let startedAt: ContinuousClock.Instant
+    let serverAPI: FakeServerAPI
 
     var elapsed: Duration {
         ContinuousClock.now - startedAt

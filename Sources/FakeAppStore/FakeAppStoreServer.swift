@@ -4,7 +4,9 @@ import NIOPosix
 import Synchronization
 
 /// A loopback HTTP/1.1 server imitating Apple's two verifyReceipt servers on one port:
-/// `POST /production/verifyReceipt`, `POST /sandbox/verifyReceipt`, and `GET /stats`.
+/// `POST /production/verifyReceipt`, `POST /sandbox/verifyReceipt`, and `GET /stats`; and the
+/// App Store Server API of both environments (`/production/inApps/…`, `/sandbox/inApps/…`) with
+/// its admin API and root certificate (`FakeServerAPI`).
 ///
 /// Built on SwiftNIO directly rather than Hummingbird because a `refused` outage must close the
 /// listening socket (so connects are really refused) and drop kept-alive connections without an
@@ -13,6 +15,8 @@ import Synchronization
 public final class FakeAppStoreServer: Sendable {
     public let configuration: FakeAppStoreConfiguration
     public let stats: FakeAppStoreStats
+    /// The App Store Server API half: its purchases, signer (and root certificate), notifications.
+    public let serverAPI: FakeServerAPI
     /// The port actually bound (useful when the configuration asked for 0).
     public let port: Int
     private let core: FakeAppStoreCore
@@ -24,7 +28,9 @@ public final class FakeAppStoreServer: Sendable {
 
     /// Binds and starts serving; returns once the port is open.
     public static func start(configuration: FakeAppStoreConfiguration = .init()) async throws -> FakeAppStoreServer {
-        let core = FakeAppStoreCore(configuration: configuration, stats: FakeAppStoreStats(), startedAt: .now)
+        let stats = FakeAppStoreStats()
+        let serverAPI = try FakeServerAPI(configuration: configuration.serverAPI, stats: stats)
+        let core = FakeAppStoreCore(configuration: configuration, stats: stats, startedAt: .now, serverAPI: serverAPI)
         let connections = FakeConnectionRegistry()
         let channel = try await bind(host: configuration.host, port: configuration.port, core: core, connections: connections)
         let port = channel.localAddress?.port ?? configuration.port
@@ -37,6 +43,7 @@ public final class FakeAppStoreServer: Sendable {
         self.core = core
         self.configuration = core.configuration
         self.stats = core.stats
+        self.serverAPI = core.serverAPI
         self.port = port
         self.listener = Mutex(listener)
         self.connections = connections
@@ -49,6 +56,14 @@ public final class FakeAppStoreServer: Sendable {
     public var productionURL: String { "http://\(urlHost):\(port)/production/verifyReceipt" }
     public var sandboxURL: String { "http://\(urlHost):\(port)/sandbox/verifyReceipt" }
     public var statsURL: String { "http://\(urlHost):\(port)/stats" }
+    /// The Server API base URL of production (`ServerAPIConfiguration.productionURL`).
+    public var serverAPIProductionURL: String { "http://\(urlHost):\(port)/production" }
+    /// The Server API base URL of the sandbox.
+    public var serverAPISandboxURL: String { "http://\(urlHost):\(port)/sandbox" }
+    /// The root certificate everything is signed under, as PEM.
+    public var rootCertificateURL: String { "http://\(urlHost):\(port)/fake/root.pem" }
+    /// Where the admin routes start (`…/purchases`, `…/refund`, …).
+    public var adminURL: String { "http://\(urlHost):\(port)/fake/admin" }
 
     /// Stops listening and closes every connection, answered or not.
     public func stop() async {
@@ -59,6 +74,7 @@ public final class FakeAppStoreServer: Sendable {
         }
         try? await channel?.close()
         await connections.closeAll()
+        await serverAPI.stop()
     }
 
     // MARK: - Refused outages: close and reopen the listening socket at window edges.

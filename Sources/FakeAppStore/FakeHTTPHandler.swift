@@ -4,7 +4,8 @@ import NIOHTTP1
 /// Carries out `FakeDecision`s on one connection: routes, reads the body, waits the decided
 /// latency on the event loop (a scheduled task, not a blocked thread — thousands can wait at
 /// once) and writes the answer. Routes: `POST /production/verifyReceipt`,
-/// `POST /sandbox/verifyReceipt`, `GET /stats`; anything else is 404.
+/// `POST /sandbox/verifyReceipt`, `GET /stats`; the Server API, admin and root certificate paths
+/// go to `FakeServerAPI`; anything else is 404.
 final class FakeHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -49,7 +50,35 @@ final class FakeHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         case "/stats" where head.method == .GET:
             write(context: context, head: head, status: 200, contentType: "application/json", body: core.stats.json())
         default:
-            write(context: context, head: head, status: 404, contentType: "text/plain", body: Array("not found\n".utf8))
+            let answer = core.serverAPI.answer(
+                method: head.method.rawValue, uri: head.uri, authorization: head.headers.first(name: "Authorization"),
+                body: bodyTooLarge ? [] : body, outage: core.configuration.outage(at: core.elapsed))
+            body.removeAll(keepingCapacity: true)
+            guard let answer else {
+                write(context: context, head: head, status: 404, contentType: "text/plain", body: Array("not found\n".utf8))
+                return
+            }
+            serve(answer, context: context, head: head)
+        }
+    }
+
+    /// Writes a Server API or admin answer after its delay (a scheduled task, as for verifyReceipt).
+    private func serve(_ answer: FakeServerAPIAnswer, context: ChannelHandlerContext, head: HTTPRequestHead) {
+        if answer.closeConnection {
+            core.stats.count(outcome: answer.outcome)
+            context.close(promise: nil)
+            return
+        }
+        let send = {
+            guard context.channel.isActive else { return }
+            if !answer.outcome.isEmpty { self.core.stats.count(outcome: answer.outcome) }
+            self.write(context: context, head: head, status: answer.status, contentType: answer.contentType, body: answer.body,
+                       extraHeaders: answer.headers)
+        }
+        if answer.delay <= .zero {
+            send()
+        } else {
+            context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(answer.delay.nanoseconds)) { send() }
         }
     }
 
@@ -86,9 +115,11 @@ final class FakeHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         write(context: context, head: head, status: answer.httpStatus, contentType: answer.contentType, body: answer.body)
     }
 
-    private func write(context: ChannelHandlerContext, head: HTTPRequestHead, status: Int, contentType: String, body: [UInt8]) {
+    private func write(context: ChannelHandlerContext, head: HTTPRequestHead, status: Int, contentType: String, body: [UInt8],
+                       extraHeaders: [String: String] = [:]) {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: contentType)
+        for (name, value) in extraHeaders { headers.add(name: name, value: value) }
         headers.add(name: "Content-Length", value: String(body.count))
         let keepAlive = head.isKeepAlive
         if !keepAlive { headers.add(name: "Connection", value: "close") }

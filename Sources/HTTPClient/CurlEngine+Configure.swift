@@ -37,11 +37,20 @@ extension CurlEngine {
         transfer.requestHeaders = list
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_HTTPHEADER, list)
 
-        _ = ccurl_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count))
-        request.body.withUnsafeBytes { bytes in
-            // COPYPOSTFIELDS copies now, so the Swift array need not outlive this call.
-            let pointer = UnsafeMutableRawPointer(mutating: bytes.baseAddress) ?? UnsafeMutableRawPointer(mutating: ("" as StaticString).utf8Start)
-            _ = ccurl_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, pointer)
+        switch request.method {
+        case .get:
+            _ = ccurl_easy_setopt_long(easy, CURLOPT_HTTPGET, 1)
+        case .post, .put:
+            _ = ccurl_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count))
+            request.body.withUnsafeBytes { bytes in
+                // COPYPOSTFIELDS copies now, so the Swift array need not outlive this call.
+                let pointer = UnsafeMutableRawPointer(mutating: bytes.baseAddress) ?? UnsafeMutableRawPointer(mutating: ("" as StaticString).utf8Start)
+                _ = ccurl_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, pointer)
+            }
+            if request.method == .put {
+                // A body sent like a POST's, under another method name.
+                _ = ccurl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, "PUT")
+            }
         }
 
         let context = Unmanaged.passUnretained(transfer).toOpaque()

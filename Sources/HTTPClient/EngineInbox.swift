@@ -3,6 +3,7 @@ import Synchronization
 /// A request handed from a Swift task to the engine thread.
 struct PendingRequest: Sendable {
     let id: UInt64
+    let method: HTTPMethod
     let url: String
     let headers: [String: String]
     let body: [UInt8]

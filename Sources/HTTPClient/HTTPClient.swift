@@ -1,5 +1,5 @@
 /// An HTTP client for many slow requests at once: one libcurl multi handle on one thread of its
-/// own, shared by every task that calls `post`.
+/// own, shared by every task that calls `post` or `send`.
 ///
 /// Promises: keep-alive connections are reused; at most `maxTotalConnections` are open (excess
 /// requests wait); TLS is always verified; HTTP/2 is used where the server offers it over TLS;
@@ -49,6 +49,19 @@ public final class HTTPClient: Sendable {
         body: [UInt8],
         timeout: Duration? = nil
     ) async throws -> HTTPResponse {
+        try await send(.post, url: url, headers: headers, body: body, timeout: timeout)
+    }
+
+    /// Sends a request with any method and returns the complete response, whatever its HTTP
+    /// status. A GET sends no body (`body` is ignored); POST and PUT send `body` as is.
+    /// - Throws: `HTTPClientError` for transport failures, `CancellationError` if the task is cancelled.
+    public func send(
+        _ method: HTTPMethod,
+        url: String,
+        headers: [String: String] = [:],
+        body: [UInt8] = [],
+        timeout: Duration? = nil
+    ) async throws -> HTTPResponse {
         try Task.checkCancellation()
         let engine = self.engine
         let id = engine.inbox.makeID()
@@ -56,7 +69,7 @@ public final class HTTPClient: Sendable {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 engine.submit(PendingRequest(
-                    id: id, url: url, headers: headers, body: body, timeout: limit,
+                    id: id, method: method, url: url, headers: headers, body: body, timeout: limit,
                     continuation: continuation))
                 // A cancellation that came before the submission found nothing to cancel.
                 if Task.isCancelled { engine.cancel(id) }
@@ -67,7 +80,7 @@ public final class HTTPClient: Sendable {
     }
 
     /// Fails requests still in flight with `HTTPClientError.shutdown` and waits for the engine
-    /// thread to exit. Later calls to `post` throw `.shutdown`.
+    /// thread to exit. Later calls to `post` and `send` throw `.shutdown`.
     public func shutdown() async {
         engine.requestShutdown()
         await engine.inbox.waitForExit()

@@ -33,6 +33,9 @@ struct Bench: AsyncParsableCommand {
             BenchAPI.self,
             BenchHTTP.self,
             BenchWebhooks.self,
+            BenchAppStoreAPI.self,
+            BenchAppStoreAPICaller.self,
+            BenchJWS.self,
         ]
     )
 }

@@ -21,6 +21,7 @@ struct ReceiptQ: AsyncParsableCommand {
             WebhooksCommand.self,
             EnqueueCommand.self,
             FakeAppStoreCommand.self,
+            ServerAPICommand.self,
         ]
     )
 

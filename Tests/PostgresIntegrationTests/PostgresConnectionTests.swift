@@ -1,7 +1,6 @@
 import Foundation
 import Postgres
 import PostgresTesting
-import ReceiptQueueTesting
 import Testing
 
 @Suite("Postgres: connections, parameters, errors")

@@ -1,7 +1,6 @@
 import PostgresTesting
 import Foundation
 @testable import Postgres
-import ReceiptQueueTesting
 import Testing
 
 @Suite("Postgres: LISTEN/NOTIFY")

@@ -1,6 +1,5 @@
 import Postgres
 import PostgresTesting
-import ReceiptQueueTesting
 import Testing
 
 @Suite("Postgres: prepared statements")

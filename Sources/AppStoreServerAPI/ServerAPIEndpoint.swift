@@ -1,0 +1,34 @@
+/// The App Store Server API endpoints this client calls. Apple limits requests per app **and per
+/// endpoint**, so the endpoint is part of every rate budget's key; `rawValue` is that key (stable:
+/// it is stored in `receiptq.api_rate_budgets`).
+public enum ServerAPIEndpoint: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// `GET /inApps/v1/transactions/{transactionId}`
+    case getTransactionInfo = "get_transaction_info"
+    /// `GET /inApps/v2/history/{transactionId}`
+    case getTransactionHistory = "get_transaction_history"
+    /// `GET /inApps/v1/subscriptions/{transactionId}`
+    case getAllSubscriptionStatuses = "get_all_subscription_statuses"
+    /// `GET /inApps/v2/refund/lookup/{transactionId}`
+    case getRefundHistory = "get_refund_history"
+    /// `POST /inApps/v1/notifications/history`
+    case getNotificationHistory = "get_notification_history"
+    /// `PUT /inApps/v1/transactions/consumption/{transactionId}`
+    case sendConsumptionInformation = "send_consumption_information"
+    /// `POST /inApps/v1/notifications/test`
+    case requestTestNotification = "request_test_notification"
+    /// `GET /inApps/v1/notifications/test/{testNotificationToken}`
+    case getTestNotificationStatus = "get_test_notification_status"
+
+    /// Apple's published production limit, in requests per second per app ("Identifying rate
+    /// limits"; enforced over an hour). The sandbox gets 10% of it.
+    public var productionRequestsPerSecond: Double {
+        switch self {
+        case .getTransactionInfo, .getTransactionHistory, .getAllSubscriptionStatuses,
+             .getNotificationHistory, .sendConsumptionInformation: 50
+        case .getRefundHistory: 10
+        case .requestTestNotification, .getTestNotificationStatus: 1
+        }
+    }
+
+    public var description: String { rawValue }
+}

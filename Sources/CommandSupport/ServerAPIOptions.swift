@@ -1,0 +1,130 @@
+import AppStoreServerAPI
+import AppleSignedData
+import ArgumentParser
+import Foundation
+import X509
+
+/// How a command reaches the App Store Server API and trusts what it signs: the App Store Connect
+/// key (`.p8`), its key id and issuer id, the app, where Apple is, and which roots signed data
+/// must chain to. Each option overrides its `RECEIPTQ_*` variable; the configuration structs hold
+/// the defaults. The key's text is read here and never printed.
+public struct ServerAPIOptions: ParsableArguments, Sendable {
+    @Option(help: "The App Store Connect In-App Purchase key file (.p8). Or $RECEIPTQ_APP_STORE_KEY_FILE.")
+    public var appStoreKeyFile: String?
+
+    @Option(help: "The key's id (its file is AuthKey_<KEY_ID>.p8). Or $RECEIPTQ_APP_STORE_KEY_ID.")
+    public var appStoreKeyId: String?
+
+    @Option(help: "The issuer id from App Store Connect → Users and Access → Integrations. Or $RECEIPTQ_APP_STORE_ISSUER_ID.")
+    public var appStoreIssuerId: String?
+
+    @Option(help: "The app whose transactions are asked about (the token's bid). Or the first of $RECEIPTQ_BUNDLE_IDS.")
+    public var bundleId: String?
+
+    @Option(help: "The app's App Store id; production payloads naming another are refused. Or $RECEIPTQ_APP_APPLE_ID.")
+    public var appAppleId: Int64?
+
+    @Option(help: "Server API production base URL. Or $RECEIPTQ_SERVER_API_PRODUCTION_URL. Default: https://api.storekit.itunes.apple.com.")
+    public var serverAPIProductionURL: String?
+
+    @Option(help: "Server API sandbox base URL. Or $RECEIPTQ_SERVER_API_SANDBOX_URL. Default: https://api.storekit-sandbox.itunes.apple.com.")
+    public var serverAPISandboxURL: String?
+
+    @Option(help: "A PEM root certificate signed data must chain to (repeatable), e.g. the fake App Store's. Or $RECEIPTQ_SIGNED_DATA_ROOTS (comma-separated files). Default: Apple Root CA - G3.")
+    public var signedDataRoot: [String] = []
+
+    @Option(help: "ENDPOINT=REQUESTS_PER_SECOND in production, overriding Apple's table (repeatable), e.g. get_transaction_info=50.")
+    public var serverAPIRate: [String] = []
+
+    @Option(help: "Sandbox rate as a fraction of production. Default: 0.1.")
+    public var serverAPISandboxFactor: Double?
+
+    public init() {}
+
+    /// Everything resolved and checked once; a problem is one `ConfigurationError` naming its setting.
+    public func settings(_ environment: EnvironmentReader = EnvironmentReader()) throws -> ServerAPISettings {
+        guard let keyFile = appStoreKeyFile ?? environment.string("RECEIPTQ_APP_STORE_KEY_FILE") else {
+            throw ConfigurationError("no App Store Connect key: pass --app-store-key-file or set RECEIPTQ_APP_STORE_KEY_FILE")
+        }
+        guard let keyId = appStoreKeyId ?? environment.string("RECEIPTQ_APP_STORE_KEY_ID") else {
+            throw ConfigurationError("no key id: pass --app-store-key-id or set RECEIPTQ_APP_STORE_KEY_ID")
+        }
+        guard let issuerId = appStoreIssuerId ?? environment.string("RECEIPTQ_APP_STORE_ISSUER_ID") else {
+            throw ConfigurationError("no issuer id: pass --app-store-issuer-id or set RECEIPTQ_APP_STORE_ISSUER_ID")
+        }
+        guard let bundleId = bundleId ?? environment.list("RECEIPTQ_BUNDLE_IDS")?.first else {
+            throw ConfigurationError("no bundle id: pass --bundle-id or set RECEIPTQ_BUNDLE_IDS")
+        }
+        guard let pem = try? String(contentsOfFile: keyFile, encoding: .utf8) else {
+            throw ConfigurationError("--app-store-key-file / RECEIPTQ_APP_STORE_KEY_FILE: cannot read \(keyFile)")
+        }
+        let key: AppStoreConnectKey
+        do {
+            key = try AppStoreConnectKey(pem: pem, keyId: keyId)
+        } catch {
+            throw ConfigurationError("--app-store-key-file / RECEIPTQ_APP_STORE_KEY_FILE: \(error)")
+        }
+        var appAppleId = self.appAppleId
+        if appAppleId == nil, let text = environment.string("RECEIPTQ_APP_APPLE_ID") {
+            guard let value = Int64(text), value > 0 else { throw ConfigurationError("RECEIPTQ_APP_APPLE_ID must be a positive whole number") }
+            appAppleId = value
+        }
+        var api = ServerAPIConfiguration()
+        api.productionURL = serverAPIProductionURL ?? environment.string("RECEIPTQ_SERVER_API_PRODUCTION_URL") ?? api.productionURL
+        api.sandboxURL = serverAPISandboxURL ?? environment.string("RECEIPTQ_SERVER_API_SANDBOX_URL") ?? api.sandboxURL
+        do {
+            try api.validate()
+        } catch {
+            throw ConfigurationError("\(error)")
+        }
+        let rootFiles = signedDataRoot.isEmpty ? (environment.list("RECEIPTQ_SIGNED_DATA_ROOTS") ?? []) : signedDataRoot
+        let roots = try rootFiles.isEmpty ? [AppleRootCertificates.appleRootCAG3] : rootFiles.map { path in
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8), let certificate = try? Certificate(pemEncoded: text) else {
+                throw ConfigurationError("--signed-data-root / RECEIPTQ_SIGNED_DATA_ROOTS: \(path) is not a readable PEM certificate")
+            }
+            return certificate
+        }
+        return ServerAPISettings(key: key, issuerId: issuerId, bundleId: bundleId, appAppleId: appAppleId, api: api,
+                                 trustedRoots: roots, limits: try limits())
+    }
+
+    private func limits() throws -> ServerAPIRateLimits {
+        var overrides: [ServerAPIEndpoint: Double] = [:]
+        for entry in serverAPIRate {
+            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let endpoint = ServerAPIEndpoint(rawValue: parts[0]), let rate = Double(parts[1]) else {
+                let names = ServerAPIEndpoint.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ConfigurationError("--server-api-rate \(entry): expected ENDPOINT=N, ENDPOINT one of \(names)")
+            }
+            overrides[endpoint] = rate
+        }
+        let limits = ServerAPIRateLimits(production: overrides, sandboxFactor: serverAPISandboxFactor ?? 0.1)
+        do {
+            try limits.validate()
+        } catch {
+            throw ConfigurationError("\(error)")
+        }
+        return limits
+    }
+}
+
+/// The Server API settings a command resolved: enough to make token providers, clients and
+/// verifiers.
+public struct ServerAPISettings: Sendable {
+    public var key: AppStoreConnectKey
+    public var issuerId: String
+    public var bundleId: String
+    public var appAppleId: Int64?
+    public var api: ServerAPIConfiguration
+    public var trustedRoots: [Certificate]
+    public var limits: ServerAPIRateLimits
+
+    public func tokens() throws -> AppStoreConnectTokenProvider {
+        try AppStoreConnectTokenProvider(configuration: .init(key: key, issuerId: issuerId, bundleId: bundleId))
+    }
+
+    public func verifier(for environment: ServerAPIEnvironment) throws -> SignedDataVerifier {
+        try SignedDataVerifier(configuration: .init(trustedRoots: trustedRoots, bundleIds: [bundleId],
+                                                    environment: environment.signedDataEnvironment, appAppleId: appAppleId))
+    }
+}

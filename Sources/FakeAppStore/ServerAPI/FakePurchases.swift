@@ -1,0 +1,174 @@
+import Foundation
+import Synchronization
+
+/// The fake's purchases: what the Server API endpoints serve and what admin requests change.
+/// Transactions of both environments live here, each visible only through its own environment.
+/// Safe to share; every change is one locked step.
+public final class FakePurchases: Sendable {
+    private struct State {
+        var purchases: [FakePurchase] = []
+        var index: [String: Int] = [:]   // "Production/2000000000000001" → position
+        var nextTransaction: Int64 = 2_000_000_000_000_001
+        var nextWebOrder: Int64 = 2_000_000_000_500_001
+    }
+
+    private let state = Mutex(State())
+    private let now: @Sendable () -> Date
+
+    init(now: @escaping @Sendable () -> Date) {
+        self.now = now
+    }
+
+    private static func key(_ environment: FakeEnvironment, _ transactionId: String) -> String {
+        environment.rawValue + "/" + transactionId
+    }
+
+    /// A new purchase (or subscription's first period).
+    public func buy(_ request: FakePurchaseRequest) throws -> FakePurchase {
+        let productId = request.productId.trimmingCharacters(in: .whitespaces)
+        guard !productId.isEmpty, productId.count <= 200 else { throw FakeAdminError.badRequest("productId must be 1-200 characters") }
+        guard let type = FakeProductType(loosely: request.type ?? "Consumable") else {
+            throw FakeAdminError.badRequest("type must be Consumable, Non-Consumable, Auto-Renewable Subscription or Non-Renewing Subscription")
+        }
+        guard let environment = FakeEnvironment(loosely: request.environment ?? "Production") else {
+            throw FakeAdminError.badRequest("environment must be Production or Sandbox")
+        }
+        if let token = request.appAccountToken, UUID(uuidString: token) == nil {
+            throw FakeAdminError.badRequest("appAccountToken must be a UUID")
+        }
+        let quantity = request.quantity ?? 1
+        guard (1...100).contains(quantity) else { throw FakeAdminError.badRequest("quantity must be 1-100") }
+        if let seconds = request.expiresInSeconds, seconds <= 0 { throw FakeAdminError.badRequest("expiresInSeconds must be positive") }
+        let purchasedAt = request.purchaseDate ?? Self.milliseconds(now())
+        return try state.withLock { state in
+            let transactionId = request.transactionId ?? Self.newTransactionId(&state)
+            guard !transactionId.isEmpty, transactionId.count <= 64 else { throw FakeAdminError.badRequest("transactionId must be 1-64 characters") }
+            guard state.index[Self.key(environment, transactionId)] == nil else {
+                throw FakeAdminError(409, "transaction \(transactionId) exists")
+            }
+            let subscription = type == .autoRenewable
+            let purchase = FakePurchase(
+                transactionId: transactionId, originalTransactionId: transactionId,
+                webOrderLineItemId: subscription ? Self.allocate(&state.nextWebOrder) : nil,
+                productId: productId, type: type.rawValue,
+                subscriptionGroupIdentifier: subscription ? (request.subscriptionGroupIdentifier ?? "group-1") : nil,
+                customer: request.customer ?? "customer-1", environment: environment,
+                purchaseDate: purchasedAt, originalPurchaseDate: purchasedAt,
+                expiresDate: subscription || type == .nonRenewing ? purchasedAt + (request.expiresInSeconds ?? 30 * 86_400) * 1_000 : nil,
+                quantity: quantity, appAccountToken: request.appAccountToken?.lowercased(), inAppOwnershipType: "PURCHASED",
+                revocationDate: nil, revocationReason: nil, transactionReason: "PURCHASE",
+                price: request.price ?? 990, currency: request.currency ?? "USD", storefront: "USA", storefrontId: "143441",
+                autoRenewStatus: subscription ? 1 : nil)
+            Self.insert(purchase, into: &state)
+            return purchase
+        }
+    }
+
+    /// The next period of an auto-renewable subscription: a new transaction with the same
+    /// original transaction id, a new web order line item, starting where the last one expires.
+    public func renew(originalTransactionId: String, environment: FakeEnvironment, expiresInSeconds: Int64? = nil) throws -> FakePurchase {
+        try state.withLock { state in
+            let periods = state.purchases.filter { $0.environment == environment && $0.originalTransactionId == originalTransactionId }
+            guard let latest = periods.max(by: { $0.purchaseDate < $1.purchaseDate }) else {
+                throw FakeAdminError.notFound("no transaction \(originalTransactionId) in \(environment.rawValue)")
+            }
+            guard latest.isSubscription else { throw FakeAdminError.badRequest("\(originalTransactionId) is not an auto-renewable subscription") }
+            guard !latest.isRevoked else { throw FakeAdminError(409, "\(originalTransactionId) was revoked") }
+            let start = max(latest.expiresDate ?? latest.purchaseDate, Self.milliseconds(now()))
+            let period = expiresInSeconds ?? ((latest.expiresDate ?? latest.purchaseDate) - latest.purchaseDate) / 1_000
+            guard period > 0 else { throw FakeAdminError.badRequest("expiresInSeconds must be positive") }
+            var next = latest
+            next.transactionId = Self.newTransactionId(&state)
+            next.webOrderLineItemId = Self.allocate(&state.nextWebOrder)
+            next.purchaseDate = start
+            next.expiresDate = start + period * 1_000
+            next.transactionReason = "RENEWAL"
+            Self.insert(next, into: &state)
+            return next
+        }
+    }
+
+    /// Apple refunded (REFUND) or family sharing ended (REVOKE): the transaction is revoked now.
+    public func revoke(transactionId: String, environment: FakeEnvironment, reason: Int = 0) throws -> FakePurchase {
+        guard reason == 0 || reason == 1 else { throw FakeAdminError.badRequest("reason must be 0 (other) or 1 (app issue)") }
+        return try state.withLock { state in
+            guard let position = state.index[Self.key(environment, transactionId)] else {
+                throw FakeAdminError.notFound("no transaction \(transactionId) in \(environment.rawValue)")
+            }
+            guard state.purchases[position].revocationDate == nil else { throw FakeAdminError(409, "\(transactionId) is already revoked") }
+            state.purchases[position].revocationDate = Self.milliseconds(now())
+            state.purchases[position].revocationReason = reason
+            state.purchases[position].autoRenewStatus = state.purchases[position].autoRenewStatus.map { _ in 0 }
+            return state.purchases[position]
+        }
+    }
+
+    /// A family member gets the purchase through Family Sharing: a transaction of their own,
+    /// owned `FAMILY_SHARED`.
+    public func familyShare(transactionId: String, environment: FakeEnvironment, customer: String) throws -> FakePurchase {
+        guard !customer.isEmpty, customer.count <= 200 else { throw FakeAdminError.badRequest("customer must be 1-200 characters") }
+        return try state.withLock { state in
+            guard let position = state.index[Self.key(environment, transactionId)] else {
+                throw FakeAdminError.notFound("no transaction \(transactionId) in \(environment.rawValue)")
+            }
+            let original = state.purchases[position]
+            guard original.inAppOwnershipType == "PURCHASED", original.type != FakeProductType.consumable.rawValue else {
+                throw FakeAdminError.badRequest("only a purchased non-consumable or subscription can be family-shared")
+            }
+            guard original.customer != customer else { throw FakeAdminError.badRequest("the purchaser cannot share with themselves") }
+            var shared = original
+            shared.transactionId = Self.newTransactionId(&state)
+            shared.originalTransactionId = shared.transactionId
+            shared.webOrderLineItemId = original.webOrderLineItemId.map { _ in Self.allocate(&state.nextWebOrder) }
+            shared.customer = customer
+            shared.inAppOwnershipType = "FAMILY_SHARED"
+            shared.appAccountToken = nil
+            shared.purchaseDate = Self.milliseconds(now())
+            Self.insert(shared, into: &state)
+            return shared
+        }
+    }
+
+    public func transaction(_ transactionId: String, in environment: FakeEnvironment) -> FakePurchase? {
+        state.withLock { state in state.index[Self.key(environment, transactionId)].map { state.purchases[$0] } }
+    }
+
+    /// Every transaction of the customer who owns `transactionId`, oldest first (Apple's history
+    /// answers for the customer, whichever of their transactions is asked about).
+    func history(ofCustomerOwning transactionId: String, in environment: FakeEnvironment) -> [FakePurchase]? {
+        state.withLock { state in
+            guard let position = state.index[Self.key(environment, transactionId)] else { return nil }
+            let customer = state.purchases[position].customer
+            return state.purchases
+                .filter { $0.environment == environment && $0.customer == customer }
+                .sorted { ($0.purchaseDate, $0.transactionId) < ($1.purchaseDate, $1.transactionId) }
+        }
+    }
+
+    /// Every purchase, in the order made.
+    public func all() -> [FakePurchase] {
+        state.withLock { $0.purchases }
+    }
+
+    private static func insert(_ purchase: FakePurchase, into state: inout State) {
+        state.index[key(purchase.environment, purchase.transactionId)] = state.purchases.count
+        state.purchases.append(purchase)
+    }
+
+    /// The next free id (an admin request may have taken one by naming it).
+    private static func newTransactionId(_ state: inout State) -> String {
+        while true {
+            let id = allocate(&state.nextTransaction)
+            if FakeEnvironment.allCases.allSatisfy({ state.index[key($0, id)] == nil }) { return id }
+        }
+    }
+
+    private static func allocate(_ counter: inout Int64) -> String {
+        defer { counter += 1 }
+        return String(counter)
+    }
+
+    static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1_000).rounded(.down))
+    }
+}

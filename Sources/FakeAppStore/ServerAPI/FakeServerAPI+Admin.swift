@@ -1,0 +1,140 @@
+import Foundation
+
+/// The fake's state, changed from Swift or through `/fake/admin/…` (JSON in, JSON out; bad input
+/// gets a 4xx with `{"error": "…"}`):
+///
+/// | request | does | notification |
+/// |---|---|---|
+/// | `POST /fake/admin/purchases` `FakePurchaseRequest` | buys | `ONE_TIME_CHARGE`, or `SUBSCRIBED`/`INITIAL_BUY` |
+/// | `POST /fake/admin/renew` `{originalTransactionId, environment?, expiresInSeconds?}` | next period | `DID_RENEW` |
+/// | `POST /fake/admin/refund` `{transactionId, environment?, reason?}` | revokes | `REFUND` |
+/// | `POST /fake/admin/revoke` `{transactionId, environment?}` | revokes (family sharing ended) | `REVOKE` |
+/// | `POST /fake/admin/family-share` `{transactionId, customer, environment?}` | a `FAMILY_SHARED` copy | `ONE_TIME_CHARGE`/`SUBSCRIBED` |
+/// | `POST /fake/admin/consumption-request` `{transactionId, environment?}` | asks for consumption | `CONSUMPTION_REQUEST` |
+/// | `POST /fake/admin/test-notification` `{environment?}` | a TEST notification | `TEST` |
+/// | `POST /fake/admin/faults` `FakeFault` | answers the next requests with a failure | – |
+/// | `GET /fake/admin/purchases`, `/notifications`, `/consumption` | lists | – |
+extension FakeServerAPI {
+    /// Buys, and sends the notification Apple would unless `request.notify` is false.
+    public func buy(_ request: FakePurchaseRequest) throws -> FakePurchase {
+        let purchase = try purchases.buy(request)
+        if request.notify ?? true { notifyPurchase(purchase) }
+        return purchase
+    }
+
+    public func renew(originalTransactionId: String, environment: FakeEnvironment = .production, expiresInSeconds: Int64? = nil) throws -> FakePurchase {
+        let purchase = try purchases.renew(originalTransactionId: originalTransactionId, environment: environment, expiresInSeconds: expiresInSeconds)
+        notify("DID_RENEW", about: purchase)
+        return purchase
+    }
+
+    public func refund(transactionId: String, environment: FakeEnvironment = .production, reason: Int = 0) throws -> FakePurchase {
+        let purchase = try purchases.revoke(transactionId: transactionId, environment: environment, reason: reason)
+        notify("REFUND", about: purchase)
+        return purchase
+    }
+
+    public func revoke(transactionId: String, environment: FakeEnvironment = .production) throws -> FakePurchase {
+        let purchase = try purchases.revoke(transactionId: transactionId, environment: environment)
+        notify("REVOKE", about: purchase)
+        return purchase
+    }
+
+    public func familyShare(transactionId: String, with customer: String, environment: FakeEnvironment = .production) throws -> FakePurchase {
+        let purchase = try purchases.familyShare(transactionId: transactionId, environment: environment, customer: customer)
+        notifyPurchase(purchase)
+        return purchase
+    }
+
+    /// Apple asks the app's server about a consumable a customer wants refunded (answer within 12 h).
+    public func requestConsumption(transactionId: String, environment: FakeEnvironment = .production) throws {
+        guard let purchase = purchases.transaction(transactionId, in: environment) else {
+            throw FakeAdminError.notFound("no transaction \(transactionId) in \(environment.rawValue)")
+        }
+        notify("CONSUMPTION_REQUEST", about: purchase, consumptionRequestReason: "UNINTENDED_PURCHASE")
+    }
+
+    private func notifyPurchase(_ purchase: FakePurchase) {
+        if purchase.isSubscription {
+            notify("SUBSCRIBED", subtype: "INITIAL_BUY", about: purchase)
+        } else {
+            notify("ONE_TIME_CHARGE", about: purchase)
+        }
+    }
+
+    private struct TransactionRequest: Decodable {
+        var transactionId: String?
+        var originalTransactionId: String?
+        var environment: String?
+        var reason: Int?
+        var customer: String?
+        var expiresInSeconds: Int64?
+    }
+
+    func admin(method: String, path: String, body: [UInt8]) -> FakeServerAPIAnswer {
+        do {
+            switch (method, path) {
+            case ("GET", "/fake/admin/purchases"): return .json(200, purchases.all())
+            case ("GET", "/fake/admin/notifications"): return .json(200, notifications.all())
+            case ("GET", "/fake/admin/consumption"): return .json(200, consumptionReports())
+            case ("POST", "/fake/admin/purchases"): return .json(201, try buy(decode(FakePurchaseRequest.self, body)))
+            case ("POST", "/fake/admin/faults"):
+                try inject(decode(FakeFault.self, body))
+                return FakeServerAPIAnswer(status: 204)
+            case ("POST", "/fake/admin/test-notification"):
+                let request = body.isEmpty ? TransactionRequest() : try decode(TransactionRequest.self, body)
+                return .json(201, ["testNotificationToken": try sendTestNotification(environment: try environment(request.environment))])
+            case ("POST", "/fake/admin/renew"):
+                let request = try decode(TransactionRequest.self, body)
+                return .json(201, try renew(originalTransactionId: try required(request.originalTransactionId, "originalTransactionId"),
+                                            environment: try environment(request.environment), expiresInSeconds: request.expiresInSeconds))
+            case ("POST", "/fake/admin/refund"):
+                let request = try decode(TransactionRequest.self, body)
+                return .json(200, try refund(transactionId: try required(request.transactionId, "transactionId"),
+                                             environment: try environment(request.environment), reason: request.reason ?? 0))
+            case ("POST", "/fake/admin/revoke"):
+                let request = try decode(TransactionRequest.self, body)
+                return .json(200, try revoke(transactionId: try required(request.transactionId, "transactionId"),
+                                             environment: try environment(request.environment)))
+            case ("POST", "/fake/admin/family-share"):
+                let request = try decode(TransactionRequest.self, body)
+                return .json(201, try familyShare(transactionId: try required(request.transactionId, "transactionId"),
+                                                  with: try required(request.customer, "customer"), environment: try environment(request.environment)))
+            case ("POST", "/fake/admin/consumption-request"):
+                let request = try decode(TransactionRequest.self, body)
+                try requestConsumption(transactionId: try required(request.transactionId, "transactionId"), environment: try environment(request.environment))
+                return FakeServerAPIAnswer(status: 202)
+            default:
+                return .adminError(FakeAdminError(404, "no admin route \(method) \(path)"))
+            }
+        } catch let error as FakeAdminError {
+            return .adminError(error)
+        } catch {
+            return .adminError(.badRequest("request failed"))
+        }
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, _ body: [UInt8]) throws -> T {
+        guard body.count <= 65_536 else { throw FakeAdminError(413, "body over 64 KiB") }
+        do {
+            return try JSONDecoder().decode(type, from: Data(body))
+        } catch DecodingError.keyNotFound(let key, _) {
+            throw FakeAdminError.badRequest("missing field \(key.stringValue)")
+        } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
+            throw FakeAdminError.badRequest("wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))")
+        } catch {
+            throw FakeAdminError.badRequest("body is not the JSON object expected")
+        }
+    }
+
+    private func required(_ value: String?, _ name: String) throws -> String {
+        guard let value, !value.isEmpty else { throw FakeAdminError.badRequest("missing field \(name)") }
+        return value
+    }
+
+    private func environment(_ text: String?) throws -> FakeEnvironment {
+        guard let text else { return .production }
+        guard let environment = FakeEnvironment(loosely: text) else { throw FakeAdminError.badRequest("environment must be Production or Sandbox") }
+        return environment
+    }
+}

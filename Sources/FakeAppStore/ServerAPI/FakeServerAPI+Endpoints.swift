@@ -1,0 +1,133 @@
+import Foundation
+
+/// The eight endpoints, answered from `purchases` and `notifications` as Apple documents them:
+/// routing and the transaction endpoints here, the notification and consumption endpoints in
+/// `FakeServerAPI+NotificationEndpoints`.
+extension FakeServerAPI {
+    static let pageSize = 20
+
+    func endpoint(_ route: FakeServerAPIRoute, environment: FakeEnvironment, query: [(String, String)], body: [UInt8], now: Date) -> FakeServerAPIAnswer {
+        switch route {
+        case .transactionInfo(let id): transactionInfo(id, environment, now)
+        case .history(let id): history(id, environment, query, now)
+        case .subscriptionStatuses(let id): subscriptionStatuses(id, environment, query, now)
+        case .refundHistory(let id): refundHistory(id, environment, query, now)
+        case .notificationHistory: notificationHistory(environment, query, body)
+        case .consumption(let id): consumption(id, environment, body, now)
+        case .requestTestNotification: requestTestNotification(environment)
+        case .testNotificationStatus(let token): testNotificationStatus(token, environment)
+        case .unknown: .text(404, "not found\n")
+        }
+    }
+
+    static var transactionNotFound: FakeServerAPIAnswer { .appleError(404, 4_040_010, "Transaction id not found.") }
+
+    private func transactionInfo(_ id: String, _ environment: FakeEnvironment, _ now: Date) -> FakeServerAPIAnswer {
+        guard let purchase = purchases.transaction(id, in: environment) else { return Self.transactionNotFound }
+        return .json(200, ["signedTransactionInfo": signer.signTransaction(purchase, signedAt: now)])
+    }
+
+    private struct HistoryBody: Encodable {
+        var revision: String
+        var hasMore: Bool
+        var bundleId: String
+        var appAppleId: Int64?
+        var environment: String
+        var signedTransactions: [String]
+    }
+
+    private func history(_ id: String, _ environment: FakeEnvironment, _ query: [(String, String)], _ now: Date) -> FakeServerAPIAnswer {
+        guard var transactions = purchases.history(ofCustomerOwning: id, in: environment) else { return Self.transactionNotFound }
+        let values = { (name: String) in query.filter { $0.0 == name }.map(\.1) }
+        let productIds = values("productId"), productTypes = values("productType")
+        if !productIds.isEmpty { transactions.removeAll { !productIds.contains($0.productId) } }
+        if !productTypes.isEmpty {
+            transactions.removeAll { purchase in !productTypes.contains(FakeProductType(loosely: purchase.type)?.historyFilterName ?? "") }
+        }
+        if let revoked = values("revoked").first.flatMap(Bool.init) { transactions.removeAll { $0.isRevoked != revoked } }
+        if let ownership = values("inAppOwnershipType").first { transactions.removeAll { $0.inAppOwnershipType != ownership } }
+        if let start = values("startDate").first.flatMap(Int64.init) { transactions.removeAll { $0.purchaseDate < start } }
+        if let end = values("endDate").first.flatMap(Int64.init) { transactions.removeAll { $0.purchaseDate >= end } }
+        if values("sort").first == "DESCENDING" { transactions.reverse() }
+        guard let offset = Self.offset(values("revision").first, prefix: "rev.") else {
+            return .appleError(400, 4_000_005, "Invalid request revision.")
+        }
+        let page = transactions.dropFirst(offset).prefix(Self.pageSize)
+        let next = min(transactions.count, offset + page.count)
+        return .json(200, HistoryBody(
+            revision: "rev.\(next)", hasMore: next < transactions.count, bundleId: configuration.bundleId,
+            appAppleId: environment == .production ? configuration.appAppleId : nil, environment: environment.rawValue,
+            signedTransactions: page.map { signer.signTransaction($0, signedAt: now) }))
+    }
+
+    private struct StatusBody: Encodable {
+        struct Group: Encodable {
+            var subscriptionGroupIdentifier: String
+            var lastTransactions: [Item]
+        }
+        struct Item: Encodable {
+            var status: Int
+            var originalTransactionId: String
+            var signedTransactionInfo: String
+            var signedRenewalInfo: String
+        }
+        var environment: String
+        var bundleId: String
+        var appAppleId: Int64?
+        var data: [Group]
+    }
+
+    private func subscriptionStatuses(_ id: String, _ environment: FakeEnvironment, _ query: [(String, String)], _ now: Date) -> FakeServerAPIAnswer {
+        guard let transactions = purchases.history(ofCustomerOwning: id, in: environment) else { return Self.transactionNotFound }
+        let wanted = Set(query.filter { $0.0 == "status" }.compactMap { Int($0.1) })
+        let subscriptions = transactions.filter(\.isSubscription)
+        var groups: [StatusBody.Group] = []
+        for group in Set(subscriptions.compactMap(\.subscriptionGroupIdentifier)).sorted() {
+            let inGroup = subscriptions.filter { $0.subscriptionGroupIdentifier == group }
+            var items: [StatusBody.Item] = []
+            for original in Set(inGroup.map(\.originalTransactionId)).sorted() {
+                guard let latest = inGroup.filter({ $0.originalTransactionId == original }).max(by: { $0.purchaseDate < $1.purchaseDate })
+                else { continue }
+                let status = Self.subscriptionStatus(latest, now: now)
+                guard wanted.isEmpty || wanted.contains(status) else { continue }
+                items.append(StatusBody.Item(status: status, originalTransactionId: original,
+                                             signedTransactionInfo: signer.signTransaction(latest, signedAt: now),
+                                             signedRenewalInfo: signer.signRenewalInfo(latest, signedAt: now)))
+            }
+            if !items.isEmpty { groups.append(StatusBody.Group(subscriptionGroupIdentifier: group, lastTransactions: items)) }
+        }
+        return .json(200, StatusBody(environment: environment.rawValue, bundleId: configuration.bundleId,
+                                     appAppleId: environment == .production ? configuration.appAppleId : nil, data: groups))
+    }
+
+    /// 1 active, 2 expired, 5 revoked (the fake has no billing retry or grace period).
+    static func subscriptionStatus(_ latest: FakePurchase, now: Date) -> Int {
+        if latest.isRevoked { return 5 }
+        return (latest.expiresDate ?? 0) > FakePurchases.milliseconds(now) ? 1 : 2
+    }
+
+    private struct RefundBody: Encodable {
+        var signedTransactions: [String]
+        var revision: String
+        var hasMore: Bool
+    }
+
+    private func refundHistory(_ id: String, _ environment: FakeEnvironment, _ query: [(String, String)], _ now: Date) -> FakeServerAPIAnswer {
+        guard let transactions = purchases.history(ofCustomerOwning: id, in: environment) else { return Self.transactionNotFound }
+        let refunded = transactions.filter(\.isRevoked).sorted { ($0.revocationDate ?? 0, $0.transactionId) < ($1.revocationDate ?? 0, $1.transactionId) }
+        guard let offset = Self.offset(query.first { $0.0 == "revision" }?.1, prefix: "ref.") else {
+            return .appleError(400, 4_000_005, "Invalid request revision.")
+        }
+        let page = refunded.dropFirst(offset).prefix(Self.pageSize)
+        let next = min(refunded.count, offset + page.count)
+        return .json(200, RefundBody(signedTransactions: page.map { signer.signTransaction($0, signedAt: now) },
+                                     revision: "ref.\(next)", hasMore: next < refunded.count))
+    }
+
+    /// The offset a page token names; `nil` token is the first page, a malformed one `nil`.
+    static func offset(_ token: String?, prefix: String) -> Int? {
+        guard let token else { return 0 }
+        guard token.hasPrefix(prefix), let offset = Int(token.dropFirst(prefix.count)), offset >= 0 else { return nil }
+        return offset
+    }
+}

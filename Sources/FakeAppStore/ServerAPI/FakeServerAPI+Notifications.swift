@@ -1,0 +1,45 @@
+import Foundation
+
+/// The notifications Apple would send for each change, built, signed and handed to
+/// `FakeNotifications`.
+extension FakeServerAPI {
+    /// Sends `type` about `purchase` (signed transaction, and renewal info for a subscription).
+    func notify(_ type: String, subtype: String? = nil, about purchase: FakePurchase, consumptionRequestReason: String? = nil) {
+        let now = self.now()
+        var data = FakeNotificationPayload.Data(
+            appAppleId: configuration.appAppleId, bundleId: configuration.bundleId, bundleVersion: "1",
+            environment: purchase.environment.rawValue, signedTransactionInfo: signer.signTransaction(purchase, signedAt: now))
+        if purchase.isSubscription {
+            data.signedRenewalInfo = signer.signRenewalInfo(purchase, signedAt: now)
+            data.status = Self.subscriptionStatus(purchase, now: now)
+        }
+        data.consumptionRequestReason = consumptionRequestReason
+        send(type, subtype: subtype, data: data, environment: purchase.environment, transactionId: purchase.transactionId,
+             customer: purchase.customer, testToken: nil, now: now)
+    }
+
+    /// Sends a TEST notification and returns its token; throws when the environment has no URL.
+    public func sendTestNotification(environment: FakeEnvironment) throws -> String {
+        guard configuration.notificationURL(for: environment) != nil else {
+            throw FakeAdminError.notFound("no notification URL for \(environment.rawValue)")
+        }
+        let now = self.now()
+        let token = UUID().uuidString.lowercased() + "_" + String(FakePurchases.milliseconds(now))
+        let data = FakeNotificationPayload.Data(appAppleId: configuration.appAppleId, bundleId: configuration.bundleId,
+                                                bundleVersion: "1", environment: environment.rawValue)
+        send("TEST", subtype: nil, data: data, environment: environment, transactionId: nil, customer: nil, testToken: token, now: now)
+        return token
+    }
+
+    private func send(_ type: String, subtype: String?, data: FakeNotificationPayload.Data, environment: FakeEnvironment,
+                      transactionId: String?, customer: String?, testToken: String?, now: Date) {
+        let uuid = UUID().uuidString.lowercased()
+        let payload = FakeNotificationPayload(notificationType: type, subtype: subtype, notificationUUID: uuid, version: "2.0",
+                                              signedDate: FakePurchases.milliseconds(now), data: data)
+        notifications.submit(FakeSentNotification(
+            notificationUUID: uuid, notificationType: type, subtype: subtype, environment: environment,
+            transactionId: transactionId, customer: customer, signedPayload: signer.sign(payload),
+            createdAt: FakePurchases.milliseconds(now), attempts: [], delivered: false, finished: false,
+            testNotificationToken: testToken))
+    }
+}

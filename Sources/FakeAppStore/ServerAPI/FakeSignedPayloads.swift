@@ -1,0 +1,99 @@
+import Foundation
+
+/// The JSON the fake signs, written from Apple's documentation of `JWSTransactionDecodedPayload`,
+/// `JWSRenewalInfoDecodedPayload` and `responseBodyV2DecodedPayload` — independently of
+/// `AppleSignedData`'s decoding models, so that a field the verifier misreads is not also
+/// written wrongly here.
+struct FakeJWSTransaction: Encodable {
+    var transactionId: String
+    var originalTransactionId: String
+    var webOrderLineItemId: String?
+    var bundleId: String
+    var productId: String
+    var subscriptionGroupIdentifier: String?
+    var purchaseDate: Int64
+    var originalPurchaseDate: Int64
+    var expiresDate: Int64?
+    var quantity: Int
+    var type: String
+    var appAccountToken: String?
+    var inAppOwnershipType: String
+    var signedDate: Int64
+    var revocationReason: Int?
+    var revocationDate: Int64?
+    var environment: String
+    var transactionReason: String
+    var storefront: String
+    var storefrontId: String
+    var price: Int64
+    var currency: String
+
+    init(_ purchase: FakePurchase, bundleId: String, signedDate: Int64) {
+        transactionId = purchase.transactionId
+        originalTransactionId = purchase.originalTransactionId
+        webOrderLineItemId = purchase.webOrderLineItemId
+        self.bundleId = bundleId
+        productId = purchase.productId
+        subscriptionGroupIdentifier = purchase.subscriptionGroupIdentifier
+        purchaseDate = purchase.purchaseDate
+        originalPurchaseDate = purchase.originalPurchaseDate
+        expiresDate = purchase.expiresDate
+        quantity = purchase.quantity
+        type = purchase.type
+        appAccountToken = purchase.appAccountToken
+        inAppOwnershipType = purchase.inAppOwnershipType
+        self.signedDate = signedDate
+        revocationReason = purchase.revocationReason
+        revocationDate = purchase.revocationDate
+        environment = purchase.environment.rawValue
+        transactionReason = purchase.transactionReason
+        storefront = purchase.storefront
+        storefrontId = purchase.storefrontId
+        price = purchase.price
+        currency = purchase.currency
+    }
+}
+
+struct FakeJWSRenewalInfo: Encodable {
+    var originalTransactionId: String
+    var autoRenewProductId: String
+    var productId: String
+    var autoRenewStatus: Int
+    var signedDate: Int64
+    var environment: String
+    var recentSubscriptionStartDate: Int64
+    var renewalDate: Int64?
+    var appAccountToken: String?
+
+    init(_ latest: FakePurchase, signedDate: Int64) {
+        originalTransactionId = latest.originalTransactionId
+        autoRenewProductId = latest.productId
+        productId = latest.productId
+        autoRenewStatus = latest.autoRenewStatus ?? 0
+        self.signedDate = signedDate
+        environment = latest.environment.rawValue
+        recentSubscriptionStartDate = latest.originalPurchaseDate
+        renewalDate = latest.isRevoked ? nil : latest.expiresDate
+        appAccountToken = latest.appAccountToken
+    }
+}
+
+struct FakeNotificationPayload: Encodable {
+    struct Data: Encodable {
+        var appAppleId: Int64
+        var bundleId: String
+        var bundleVersion: String
+        var environment: String
+        var signedTransactionInfo: String?
+        var signedRenewalInfo: String?
+        var status: Int?
+        var consumptionRequestReason: String?
+    }
+
+    var notificationType: String
+    var subtype: String?
+    var notificationUUID: String
+    var version: String
+    var signedDate: Int64
+    var data: Data
+}

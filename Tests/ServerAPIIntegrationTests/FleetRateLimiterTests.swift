@@ -1,0 +1,142 @@
+import AppStoreServerAPI
+import FakeAppStore
+import Foundation
+import Postgres
+import PostgresTesting
+import ReceiptQueue
+import ReceiptQueueTesting
+import Testing
+import Worker
+
+/// Several processes' limiters against one database: together they use the budget, never more,
+/// and a 429 one of them saw stops all of them until Apple's Retry-After.
+@Suite("Fleet rate budget: several limiters, one PostgreSQL", .serialized)
+struct FleetRateLimiterTests {
+    static let bundleId = "com.example.app"
+
+    /// A limiter as each worker process has one: its own pool on the shared database.
+    static func limiter(_ database: ScratchDatabase, rate: Double) -> (FleetRateLimiter<ContinuousClock>, PostgresPool) {
+        let pool = database.pool(size: 2)
+        let configuration = FleetRateLimiterConfiguration(limits: ServerAPIRateLimits(production: [.getTransactionInfo: rate]))
+        return (FleetRateLimiter(store: PostgresRateBudgetStore(pool: pool), configuration: configuration, clock: ContinuousClock()), pool)
+    }
+
+    /// Permits granted to `callers` tasks looping on `limiter` for `duration`, with the instant of each.
+    static func hammer(_ limiter: FleetRateLimiter<ContinuousClock>, callers: Int, for duration: Duration) async -> [ContinuousClock.Instant] {
+        let deadline = ContinuousClock.now + duration
+        return await withTaskGroup(of: [ContinuousClock.Instant].self) { group in
+            for _ in 0..<callers {
+                group.addTask {
+                    var permits: [ContinuousClock.Instant] = []
+                    while ContinuousClock.now < deadline {
+                        guard (try? await limiter.permit(.getTransactionInfo, environment: .production, bundleId: bundleId)) != nil else { break }
+                        permits.append(.now)
+                    }
+                    return permits
+                }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+    }
+
+    @Test func threeLimitersTogetherUseTheWholeBudgetAndNeverMore() async throws {
+        let database = try await ScratchDatabase.migrated()
+        let limiters = (0..<3).map { _ in Self.limiter(database, rate: 100) }
+        defer { limiters.forEach { $0.1.shutdown() } }
+        let started = ContinuousClock.now   // the bucket is made by the first take, after this
+        let lag = SchedulingLag.start()
+        let permits = await withTaskGroup(of: [ContinuousClock.Instant].self) { group in
+            for (limiter, _) in limiters { group.addTask { await Self.hammer(limiter, callers: 8, for: .seconds(4)) } }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        let elapsed = ContinuousClock.now - started
+        // Never more: rate × time + the bucket's capacity (20), whatever the load.
+        #expect(Double(permits.count) <= 100 * elapsed.secondsValue + 20, "\(permits.count) permits in \(elapsed)")
+        // The whole budget, after the first second (the buckets start empty), less the time this
+        // test process could not run: tests in parallel share its two cooperative threads, and a
+        // limiter that is not scheduled cannot take tokens.
+        let window = (started + .seconds(1))..<(started + .seconds(4))
+        let steady = permits.filter { window.contains($0) }.count
+        let starved = await lag.stop(in: window)
+        let budget = 100 * max(0, 3 - starved.secondsValue)
+        #expect(Double(steady) >= 0.95 * budget - 10, "\(steady) permits in 3 s at 100/s, this process starved for \(starved)")
+        let row = try #require(try await limiters[0].1.withConnection { try ReadRateBudgets.run(on: $0) }.first)
+        #expect(row.grantedTotal >= Int64(permits.count))
+    }
+
+    @Test func aPauseReportedByOneLimiterStopsTheOthersUntilItEnds() async throws {
+        let database = try await ScratchDatabase.migrated()
+        let (a, poolA) = Self.limiter(database, rate: 100)
+        let (b, poolB) = Self.limiter(database, rate: 100)
+        defer { poolA.shutdown(); poolB.shutdown() }
+        let started = ContinuousClock.now
+        async let permits = Self.hammer(b, callers: 4, for: .seconds(5))
+        try await Task.sleep(for: .seconds(1))
+        let until = Date().addingTimeInterval(2)
+        await a.pause(.getTransactionInfo, environment: .production, bundleId: Self.bundleId, until: until)
+        // From here the pause is in the database; B may still spend what it took before (a batch,
+        // for at most the hold limit of 250 ms), and nothing more until `until`.
+        let recorded = ContinuousClock.now
+        let end = recorded + .milliseconds(Int64(until.timeIntervalSinceNow * 1_000) - 50)
+        let granted = await permits
+        let during = granted.filter { $0 > recorded + .milliseconds(300) && $0 < end }
+        #expect(during.isEmpty, "\(during.count) permits during the pause")
+        #expect(granted.contains { $0 > end + .milliseconds(50) }, "B resumed after the pause")
+        #expect(granted.contains { $0 < recorded && $0 > started })
+    }
+
+    @Test func apples429PausesTheEndpointForTheWholeFleetUntilRetryAfter() async throws {
+        let database = try await ScratchDatabase.migrated()
+        let (a, poolA) = Self.limiter(database, rate: 50)
+        let (b, poolB) = Self.limiter(database, rate: 50)
+        defer { poolA.shutdown(); poolB.shutdown() }
+        try await withServerAPIFixture { fixture in
+            let purchase = try fixture.buy()
+            let clientA = try fixture.client(gate: a)
+            let clientB = try fixture.client(gate: b)
+            _ = try await clientB.getTransactionInfo(transactionId: purchase.transactionId)   // B is warm: the rate is known
+            try fixture.fake.serverAPI.inject(FakeFault(endpoint: "get_transaction_info", httpStatus: 429, errorCode: 4_290_000,
+                                                        retryAfterMilliseconds: 1_500))
+            let error = await serverAPIError { _ = try await clientA.getTransactionInfo(transactionId: purchase.transactionId) }
+            guard case .rateLimited(let until) = error?.kind, let until else {
+                Issue.record("expected a 429 with Retry-After, got \(String(describing: error))")
+                return
+            }
+            #expect(until.timeIntervalSinceNow > 1.2)
+            let before = fixture.fake.stats.snapshot().outcomes["api.get_transaction_info.200"] ?? 0
+            _ = try await clientB.getTransactionInfo(transactionId: purchase.transactionId)
+            #expect(Date() >= until.addingTimeInterval(-0.05), "B sent before Retry-After")
+            #expect(fixture.fake.stats.snapshot().outcomes["api.get_transaction_info.200"] == before + 1)
+            let budget = try #require(try await poolA.withConnection { try ReadRateBudgets.run(on: $0) }.first)
+            #expect(budget.pausesTotal == 1)
+        }
+    }
+
+    @Test func aFleetAtTheFakesLimitGetsNo429s() async throws {
+        let database = try await ScratchDatabase.migrated()
+        let limiters = (0..<3).map { _ in Self.limiter(database, rate: 50) }
+        defer { limiters.forEach { $0.1.shutdown() } }
+        try await withServerAPIFixture({ $0.rateLimits = ["get_transaction_info": 50] }) { fixture in
+            let purchase = try fixture.buy()
+            let clients = try limiters.map { try fixture.client(gate: $0.0) }
+            let deadline = ContinuousClock.now + .seconds(3)
+            let outcomes = await withTaskGroup(of: [Int].self) { group in
+                for client in clients {
+                    for _ in 0..<6 {
+                        group.addTask {
+                            var statuses: [Int] = []
+                            while ContinuousClock.now < deadline {
+                                let error = await serverAPIError { _ = try await client.getTransactionInfo(transactionId: purchase.transactionId) }
+                                statuses.append(error == nil ? 200 : (error?.httpStatus ?? 0))
+                            }
+                            return statuses
+                        }
+                    }
+                }
+                return await group.reduce(into: []) { $0 += $1 }
+            }
+            #expect(!outcomes.contains(429), "\(outcomes.filter { $0 == 429 }.count) × 429")
+            #expect(outcomes.contains(200))
+        }
+    }
+}
