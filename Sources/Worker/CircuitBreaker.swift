@@ -112,7 +112,10 @@ public struct CircuitBreaker<Instant: InstantProtocol & Sendable>: Sendable, Equ
     /// straight back into the outage (1,794 wasted calls in a 3,000-receipt demo).
     public mutating func recordSuccess(now: Instant, sentAt: Instant? = nil) {
         if let openedAt, let sentAt, sentAt < openedAt, !isClosed { return }
-        if isClosed, let newestFailureSentAt, let sentAt, sentAt < newestFailureSentAt { return }
+        if isClosed, let newestFailureSentAt, let sentAt, sentAt < newestFailureSentAt {
+            answeredWithoutEndingSlowStart()
+            return
+        }
         if case .closed = state {
             remember(false)
             if !answered, slowStartSince.map({ since in sentAt.map { $0 > since } ?? true }) ?? true { answered = true }
@@ -141,6 +144,7 @@ public struct CircuitBreaker<Instant: InstantProtocol & Sendable>: Sendable, Equ
         switch state {
         case .closed(let failures):
             remember(true)
+            answeredWithoutEndingSlowStart()
             let failed = recent.filter { $0 }.count
             if failures + 1 >= configuration.failureThreshold
                 || (failed >= configuration.failureThreshold && failed * 2 >= recent.count) {
@@ -164,6 +168,14 @@ public struct CircuitBreaker<Instant: InstantProtocol & Sendable>: Sendable, Equ
         guard isClosed else { return false }
         open(now: now, for: configuration.openDuration)
         return true
+    }
+
+    /// A request let out in slow start came back without proving Apple well (a failure, or a
+    /// success older than a newer failure): its room is given back. Without this, a slow start
+    /// whose answers were all of that kind — fewer failures than the threshold, the rest stale —
+    /// admitted nothing ever again (a transaction runner sat on 60 queued jobs after an outage).
+    private mutating func answeredWithoutEndingSlowStart() {
+        if !answered { admittedBeforeAnswer = max(0, admittedBeforeAnswer - 1) }
     }
 
     private mutating func open(now: Instant, for duration: Duration) {

@@ -2,6 +2,10 @@ import Synchronization
 
 /// Wakes the claim loop: a NOTIFY arrived, a slot freed up, or shutdown began. Signals coalesce
 /// (many signals while the loop works mean one more look at the queue, not many).
+///
+/// Meant for one waiting loop; give each loop its own. A second waiter does not strand the first
+/// (it is woken, spuriously — a loop looks at the queue once more), but the two then share one
+/// signal and each may miss the other's.
 final class WakeSignal: Sendable {
     private struct State: ~Copyable {
         var pending = false
@@ -30,14 +34,16 @@ final class WakeSignal: Sendable {
             self?.signal()
         }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow = state.withLock { state in
+            let (resumeNow, displaced) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
                 if state.pending {
                     state.pending = false
-                    return true
+                    return (true, nil)
                 }
+                let displaced = state.waiter
                 state.waiter = continuation
-                return false
+                return (false, displaced)
             }
+            displaced?.resume()
             if resumeNow { continuation.resume() }
         }
         timer.cancel()

@@ -57,6 +57,18 @@ struct CircuitBreakerTests {
         #expect(breaker.admit(500, now: t0) == 2)
     }
 
+    @Test func slowStartGetsBackRoomForAnswersThatNeitherOpenNorCloseIt() {
+        var breaker = Breaker(configuration: configuration)   // threshold 3
+        let t0 = ContinuousClock.now
+        #expect(breaker.admit(500, now: t0) == 3)
+        // Two fail (fewer than the threshold), the third succeeds but was sent before them (stale).
+        breaker.recordFailure(now: t0 + .milliseconds(30), sentAt: t0 + .milliseconds(20))
+        breaker.recordFailure(now: t0 + .milliseconds(30), sentAt: t0 + .milliseconds(20))
+        breaker.recordSuccess(now: t0 + .milliseconds(40), sentAt: t0 + .milliseconds(10))
+        #expect(breaker.phase == .closed)
+        #expect(breaker.admit(500, now: t0 + .milliseconds(50)) == 3, "nothing is in flight: slow start must let requests out again")
+    }
+
     @Test func shortFailureStreaksAmongSuccessesKeepItClosed() {
         var breaker = Breaker(configuration: configuration)   // threshold 3, window 6
         let t0 = ContinuousClock.now
