@@ -110,6 +110,7 @@ let package = Package(
         .target(
             name: "API",
             dependencies: [
+                "AppleSignedData",
                 "Postgres",
                 "ReceiptQueue",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -199,6 +200,7 @@ let package = Package(
             dependencies: [
                 "ReceiptQueue",
                 "AppStore",
+                "AppleSignedData",
                 "AppStoreServerAPI",
                 "Postgres",
                 "HTTPClient",
@@ -248,7 +250,8 @@ let package = Package(
         ),
         .testTarget(name: "AppStoreServerAPIUnitTests", dependencies: ["AppStoreServerAPI"]),
         .testTarget(name: "ReceiptQueueUnitTests", dependencies: ["ReceiptQueue"]),
-        .testTarget(name: "WorkerUnitTests", dependencies: ["Worker", "ReceiptQueue", "AppStore", "ClockTesting", "WebhookSignature"]),
+        .testTarget(name: "WorkerUnitTests", dependencies: ["Worker", "ReceiptQueue", "AppStore", "AppStoreServerAPI", "AppleSignedData", "ClockTesting",
+                                                    "WebhookSignature"]),
         .testTarget(name: "APIUnitTests", dependencies: ["API"]),
         .testTarget(name: "CommandSupportUnitTests", dependencies: ["CommandSupport"]),
         .testTarget(
@@ -279,6 +282,19 @@ let package = Package(
         ),
         .testTarget(name: "HTTPClientIntegrationTests", dependencies: ["HTTPClient", "AppStore", "FakeAppStore"]),
         .testTarget(name: "CommandLineTests", dependencies: ["Postgres", "PostgresTesting", "ReceiptQueueTesting"]),
+        // StoreKit 2 intake end to end: the API with the fake's root trusted, the transaction
+        // runner and a verifyReceipt worker, the fake's Server API, one ledger.
+        .testTarget(
+            name: "StoreKitIntegrationTests",
+            dependencies: [
+                "API", "APITesting", "AppStore", "AppStoreServerAPI", "AppleSignedData", "AppleTestPKI", "FakeAppStore", "HTTPClient",
+                "Worker", "ReceiptQueue", "Postgres", "PostgresTesting", "ReceiptQueueTesting",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // The Server API client against the fake over real HTTP, the fleet's rate budget in a real
         // PostgreSQL, notifications sent to a receiver in the test.
         .testTarget(

@@ -1,3 +1,5 @@
+import AppleSignedData
+
 /// Settings of the HTTP API front. Every parameter has a default, written in its doc comment;
 /// only the executable reads flags and environment variables into it.
 public struct APIConfiguration: Sendable {
@@ -21,6 +23,10 @@ public struct APIConfiguration: Sendable {
     public var poolSize: Int
     /// Longest `?wait=` a client may ask for on GET /v1/receipts/{id}. Default: 30 s.
     public var maxWait: Duration
+    /// Verifies StoreKit 2 signed transactions before POST /v1/transactions answers, so a forgery
+    /// is refused at once and never stored. nil: signed transactions are refused with 422 (the
+    /// API was started without `--bundle-ids`). Default: nil.
+    public var signedTransactions: SignedTransactionVerifier?
     /// How receipts are inserted. Default: `GroupCommit.Configuration()`.
     public var groupCommit: GroupCommit.Configuration
     /// A connection that has not sent a complete request part for this long is closed — kept-alive
@@ -39,6 +45,7 @@ public struct APIConfiguration: Sendable {
         poolSize: Int = 8,
         maxWait: Duration = .seconds(30),
         groupCommit: GroupCommit.Configuration = GroupCommit.Configuration(),
+        signedTransactions: SignedTransactionVerifier? = nil,
         idleTimeout: Duration = .seconds(20)
     ) {
         self.host = host
@@ -51,6 +58,7 @@ public struct APIConfiguration: Sendable {
         self.poolSize = poolSize
         self.maxWait = maxWait
         self.groupCommit = groupCommit
+        self.signedTransactions = signedTransactions
         self.idleTimeout = idleTimeout
     }
 

@@ -56,7 +56,9 @@ public struct APIServer: Service {
         ReceiptRoutes(configuration: configuration, queue: queue, groupCommit: groupCommit, waiters: waiters, metrics: metrics)
             .register(on: v1)
         OrderRoutes(configuration: configuration, pool: pool).register(on: v1)
+        EntitlementRoutes(pool: pool).register(on: v1)
         EventRoutes(pool: pool).register(on: v1)
+        TransactionRoutes(configuration: configuration, groupCommit: groupCommit, metrics: metrics).register(on: v1)
 
         let listener = ResultListener(database: database, waiters: waiters, logger: logger)
         let logger = self.logger

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Checks shared by every field a client sends: required, length (the same bounds the schema's
 /// CHECK constraints enforce, so a bad field is a 400 and never fails a whole group commit),
 /// and no control characters (PostgreSQL text cannot hold NUL).
@@ -17,6 +19,13 @@ enum FieldRules {
         guard let value else { return nil }
         try check(value, name)
         return value
+    }
+
+    /// A UUID in its text form (StoreKit 2's appAccountToken), or nil when absent.
+    static func optionalUUID(_ value: String?, _ name: String) throws -> UUID? {
+        guard let value else { return nil }
+        guard value.utf8.count == 36, let uuid = UUID(uuidString: value) else { throw Problem.invalid(name, "\(name) must be a UUID") }
+        return uuid
     }
 
     private static func check(_ value: String, _ name: String) throws {

@@ -21,8 +21,9 @@ struct OrderRoutes<Context: RequestContext> {
         var orderID: String?
         var userID: String?
         var productID: String?
+        var appAccountToken: String?
         enum CodingKeys: String, CodingKey {
-            case orderID = "order_id", userID = "user_id", productID = "product_id"
+            case orderID = "order_id", userID = "user_id", productID = "product_id", appAccountToken = "app_account_token"
         }
     }
 
@@ -33,14 +34,15 @@ struct OrderRoutes<Context: RequestContext> {
         let orderID = try FieldRules.identifier(body.orderID, "order_id")
         let userID = try FieldRules.identifier(body.userID, "user_id")
         let productID = try FieldRules.identifier(body.productID, "product_id")
+        let chosen = try FieldRules.optionalUUID(body.appAccountToken, "app_account_token")
         let result = try await pool.withConnection {
-            try RegisterOrder.run(orderID: orderID, userID: userID, productID: productID, on: $0)
+            try RegisterOrder.run(orderID: orderID, userID: userID, productID: productID, appAccountToken: chosen, on: $0)
         }
         switch result {
         case .created(let order): return try JSONBody.response(order, status: .created)
         case .existing(let order): return try JSONBody.response(order)
         case .conflicting:
-            throw Problem(.conflictingOrder, "order_id is already registered with another user_id or product_id")
+            throw Problem(.conflictingOrder, "order_id is already registered with another user_id, product_id or app_account_token (or the token with another order)")
         }
     }
 

@@ -12,6 +12,7 @@ public struct Problem: Error, Sendable {
         case notFound = "not-found"
         case methodNotAllowed = "method-not-allowed"
         case conflictingOrder = "conflicting-order"
+        case invalidSignedTransaction = "invalid-signed-transaction"
         case tooLarge = "too-large"
         case unsupportedMediaType = "unsupported-media-type"
         case rateLimited = "rate-limited"
@@ -25,6 +26,7 @@ public struct Problem: Error, Sendable {
             case .notFound: .notFound
             case .methodNotAllowed: .methodNotAllowed
             case .conflictingOrder: .conflict
+            case .invalidSignedTransaction: .unprocessableContent
             case .tooLarge: .contentTooLarge
             case .unsupportedMediaType: .unsupportedMediaType
             case .rateLimited: .tooManyRequests
@@ -44,6 +46,7 @@ public struct Problem: Error, Sendable {
             case .notFound: "No such resource"
             case .methodNotAllowed: "This resource does not support this method"
             case .conflictingOrder: "This order id is already registered with another user or product"
+            case .invalidSignedTransaction: "The signed transaction is not one Apple signed for this app; nothing was stored"
             case .tooLarge: "Request body or receipt too large"
             case .unsupportedMediaType: "Content-Type must be application/json"
             case .rateLimited: "Too many requests for this token"

@@ -16,6 +16,8 @@ struct ReceiptStatus: Encodable {
     var statusURL: String
     /// True once `state` will never change again.
     var final: Bool
+    /// receipt, signed_transaction or transaction_id.
+    var kind: String?
     var transactionId: String?
     var userId: String?
     /// What the client claimed.
@@ -70,6 +72,7 @@ struct ReceiptStatus: Encodable {
         verdict = Verdict(record.state).rawValue
         statusURL = ReceiptStatus.url(record.id)
         final = record.state.isTerminal
+        kind = record.kind.rawValue
         transactionId = record.transactionID
         userId = record.userID
         productId = record.productID

@@ -8,6 +8,9 @@ struct ReceiptSubmission: Decodable {
     var userID: String?
     var productID: String?
     var orderID: String?
+    /// The order's UUID, when the app set it (StoreKit 2's appAccountToken, read from a receipt's
+    /// client): matches the order exactly.
+    var appAccountToken: String?
 
     enum CodingKeys: String, CodingKey {
         case receiptData = "receipt_data"
@@ -15,6 +18,7 @@ struct ReceiptSubmission: Decodable {
         case userID = "user_id"
         case productID = "product_id"
         case orderID = "order_id"
+        case appAccountToken = "app_account_token"
     }
 
     /// The job to enqueue, or a `Problem`: 413 for a receipt over `maxReceiptBytes` (as sent,
@@ -32,6 +36,7 @@ struct ReceiptSubmission: Decodable {
             transactionID: try FieldRules.identifier(transactionID, "transaction_id"),
             userID: try FieldRules.identifier(userID, "user_id"),
             productID: try FieldRules.optionalIdentifier(productID, "product_id"),
-            orderID: try FieldRules.optionalIdentifier(orderID, "order_id"))
+            orderID: try FieldRules.optionalIdentifier(orderID, "order_id"),
+            appAccountToken: try FieldRules.optionalUUID(appAccountToken, "app_account_token"))
     }
 }

@@ -41,9 +41,28 @@ public struct ServerAPIOptions: ParsableArguments, Sendable {
 
     public init() {}
 
+    /// Whether App Store Server API credentials were given (a key file).
+    public func isConfigured(_ environment: EnvironmentReader = EnvironmentReader()) -> Bool {
+        appStoreKeyFile ?? environment.string("RECEIPTQ_APP_STORE_KEY_FILE") != nil
+    }
+
+    /// The roots signed data must chain to, with or without Server API credentials (StoreKit 2
+    /// transactions are verified locally either way). Default: Apple Root CA - G3.
+    public func trustedRoots(_ environment: EnvironmentReader = EnvironmentReader()) throws -> [Certificate] {
+        try SignedDataRoots.load(signedDataRoot.isEmpty ? (environment.list("RECEIPTQ_SIGNED_DATA_ROOTS") ?? []) : signedDataRoot)
+    }
+
+    /// The app's App Store id, if given.
+    public func appAppleIdValue(_ environment: EnvironmentReader = EnvironmentReader()) throws -> Int64? {
+        if let appAppleId { return appAppleId }
+        guard let text = environment.string("RECEIPTQ_APP_APPLE_ID") else { return nil }
+        guard let value = Int64(text), value > 0 else { throw ConfigurationError("RECEIPTQ_APP_APPLE_ID must be a positive whole number") }
+        return value
+    }
+
     /// Everything resolved and checked once; a problem is one `ConfigurationError` naming its setting.
     public func settings(_ environment: EnvironmentReader = EnvironmentReader()) throws -> ServerAPISettings {
-        guard let keyFile = appStoreKeyFile ?? environment.string("RECEIPTQ_APP_STORE_KEY_FILE") else {
+        guard let keyFile = appStoreKeyFile ?? environment.string("RECEIPTQ_APP_STORE_KEY_FILE") else {   // the .p8 key's file
             throw ConfigurationError("no App Store Connect key: pass --app-store-key-file or set RECEIPTQ_APP_STORE_KEY_FILE")
         }
         guard let keyId = appStoreKeyId ?? environment.string("RECEIPTQ_APP_STORE_KEY_ID") else {
@@ -64,11 +83,7 @@ public struct ServerAPIOptions: ParsableArguments, Sendable {
         } catch {
             throw ConfigurationError("--app-store-key-file / RECEIPTQ_APP_STORE_KEY_FILE: \(error)")
         }
-        var appAppleId = self.appAppleId
-        if appAppleId == nil, let text = environment.string("RECEIPTQ_APP_APPLE_ID") {
-            guard let value = Int64(text), value > 0 else { throw ConfigurationError("RECEIPTQ_APP_APPLE_ID must be a positive whole number") }
-            appAppleId = value
-        }
+        let appAppleId = try appAppleIdValue(environment)
         var api = ServerAPIConfiguration()
         api.productionURL = serverAPIProductionURL ?? environment.string("RECEIPTQ_SERVER_API_PRODUCTION_URL") ?? api.productionURL
         api.sandboxURL = serverAPISandboxURL ?? environment.string("RECEIPTQ_SERVER_API_SANDBOX_URL") ?? api.sandboxURL
@@ -77,13 +92,7 @@ public struct ServerAPIOptions: ParsableArguments, Sendable {
         } catch {
             throw ConfigurationError("\(error)")
         }
-        let rootFiles = signedDataRoot.isEmpty ? (environment.list("RECEIPTQ_SIGNED_DATA_ROOTS") ?? []) : signedDataRoot
-        let roots = try rootFiles.isEmpty ? [AppleRootCertificates.appleRootCAG3] : rootFiles.map { path in
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8), let certificate = try? Certificate(pemEncoded: text) else {
-                throw ConfigurationError("--signed-data-root / RECEIPTQ_SIGNED_DATA_ROOTS: \(path) is not a readable PEM certificate")
-            }
-            return certificate
-        }
+        let roots = try trustedRoots(environment)
         return ServerAPISettings(key: key, issuerId: issuerId, bundleId: bundleId, appAppleId: appAppleId, api: api,
                                  trustedRoots: roots, limits: try limits())
     }

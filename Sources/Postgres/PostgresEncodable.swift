@@ -1,3 +1,5 @@
+import Foundation
+
 /// A Swift value sent as a statement parameter in PostgreSQL's text format.
 ///
 /// Parameters always travel separately from the SQL text (`PQexecParams`), so no value is ever
@@ -92,4 +94,9 @@ extension Array: PostgresEncodable where Element: PostgresArrayElement {
         literal.append("}")
         return literal
     }
+}
+
+extension UUID: PostgresEncodable, PostgresArrayElement {
+    public var postgresText: String { uuidString }
+    public var postgresArrayElement: String? { uuidString }
 }

@@ -136,3 +136,8 @@ extension Date: PostgresDecodable {
         self.init(timeIntervalSince1970: seconds)
     }
 }
+
+extension UUID: PostgresDecodable {
+    /// `uuid` as PostgreSQL prints it (lower-case, hyphenated).
+    public init?(postgresText: String) { self.init(uuidString: postgresText) }
+}

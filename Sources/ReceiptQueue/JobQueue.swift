@@ -13,14 +13,25 @@ public struct JobQueue: Sendable {
         self.lifecycle = lifecycle
     }
 
-    /// See `EnqueueBatch`. Returns after the commit: a returned id is durable.
+    /// See `EnqueueBatch` (receipts) and `EnqueueTransactions` (the other kinds): one statement
+    /// each, results in input order. Returns after the commit: a returned id is durable.
     public func enqueue(_ jobs: [NewJob]) async throws -> [EnqueuedJob] {
-        try await pool.withConnection { try EnqueueBatch.run(jobs, on: $0) }
+        if jobs.allSatisfy({ $0.kind == .receipt }) {
+            return try await pool.withConnection { try EnqueueBatch.run(jobs, on: $0) }
+        }
+        let receipts = jobs.indices.filter { jobs[$0].kind == .receipt }
+        let others = jobs.indices.filter { jobs[$0].kind != .receipt }
+        return try await pool.transaction { connection in
+            var results = [EnqueuedJob?](repeating: nil, count: jobs.count)
+            for (index, result) in zip(receipts, try EnqueueBatch.run(receipts.map { jobs[$0] }, on: connection)) { results[index] = result }
+            for (index, result) in zip(others, try EnqueueTransactions.run(others.map { jobs[$0] }, on: connection)) { results[index] = result }
+            return results.compactMap { $0 }
+        }
     }
 
     /// See `ClaimBatch`.
-    public func claim(limit: Int, worker: String, lease: Duration) async throws -> [JobLease] {
-        try await pool.withConnection { try ClaimBatch.run(limit: limit, worker: worker, lease: lease, on: $0) }
+    public func claim(limit: Int, kind: JobKind = .receipt, worker: String, lease: Duration) async throws -> [JobLease] {
+        try await pool.withConnection { try ClaimBatch.run(limit: limit, kind: kind, worker: worker, lease: lease, on: $0) }
     }
 
     /// Records finished attempts — grants and outcomes — in one transaction; see `RecordOutcomes`.

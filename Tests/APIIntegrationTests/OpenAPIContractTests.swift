@@ -31,7 +31,8 @@ struct OpenAPIContractTests {
         #expect(try Self.document()["openapi"] as? String == "3.1.0")
         #expect(Set(try Self.operations().keys) == [
             "POST /v1/receipts", "GET /v1/receipts/{id}", "POST /v1/orders", "GET /v1/users/{user_id}/grants",
-            "GET /v1/events", "GET /healthz", "GET /readyz", "GET /metrics",
+            "GET /v1/events", "GET /healthz", "GET /readyz", "GET /metrics", "POST /v1/transactions",
+            "GET /v1/users/{user_id}/entitlements",
         ])
     }
 
@@ -62,6 +63,13 @@ struct OpenAPIContractTests {
             ("GET /v1/users/{user_id}/grants", "valid", "", { try await api.get("/v1/users/u/grants") }),
             ("GET /v1/users/{user_id}/grants", "bad limit", "", { try await api.get("/v1/users/u/grants?limit=5000") }),
             ("GET /v1/users/{user_id}/grants", "no token", "", { try await api.get("/v1/users/u/grants", token: nil) }),
+            ("POST /v1/transactions", "transaction id", "", { try await api.post("/v1/transactions", json: ["transaction_id": "2000001", "user_id": "u"]) }),
+            ("POST /v1/transactions", "repeat", "", { try await api.post("/v1/transactions", json: ["transaction_id": "2000001", "user_id": "u"]) }),
+            ("POST /v1/transactions", "signed, not configured", "", { try await api.post("/v1/transactions", json: ["signed_transaction": "a.b.c", "user_id": "u"]) }),
+            ("POST /v1/transactions", "neither", "", { try await api.post("/v1/transactions", json: ["user_id": "u"]) }),
+            ("POST /v1/transactions", "no token", "", { try await api.post("/v1/transactions", json: ["transaction_id": "1", "user_id": "u"], token: nil) }),
+            ("GET /v1/users/{user_id}/entitlements", "valid", "", { try await api.get("/v1/users/u/entitlements") }),
+            ("GET /v1/users/{user_id}/entitlements", "no token", "", { try await api.get("/v1/users/u/entitlements", token: nil) }),
             ("GET /v1/events", "valid", "", { try await api.get("/v1/events?after=0&limit=10") }),
             ("GET /v1/events", "bad after", "", { try await api.get("/v1/events?after=x") }),
             ("GET /v1/events", "no token", "", { try await api.get("/v1/events", token: nil) }),

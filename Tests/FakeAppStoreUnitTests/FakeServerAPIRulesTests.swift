@@ -1,3 +1,4 @@
+import Foundation
 import FakeAppStore
 import Testing
 
@@ -106,6 +107,17 @@ struct FakePurchasesTests {
         #expect(fake.answer(method: "POST", uri: "/fake/admin/renew", authorization: nil, body: Array("{}".utf8), outage: nil)?.status == 400)
         #expect(fake.answer(method: "DELETE", uri: "/fake/admin/purchases", authorization: nil, body: [], outage: nil)?.status == 404)
         #expect(fake.answer(method: "POST", uri: "/fake/admin/faults", authorization: nil, body: Array(#"{"httpStatus":42}"#.utf8), outage: nil)?.status == 400)
+    }
+
+    @Test func theAdminAPIHandsOutWhatStoreKitTwoWouldGiveTheAppForATransaction() throws {
+        let purchase = try fake.buy(FakePurchaseRequest(productId: "com.example.pro", type: "non-consumable", notify: false))
+        let answer = fake.answer(method: "POST", uri: "/fake/admin/signed-transaction", authorization: nil,
+                                 body: Array(#"{"transactionId":"\#(purchase.transactionId)"}"#.utf8), outage: nil)
+        #expect(answer?.status == 200)
+        let object = try JSONSerialization.jsonObject(with: Data(answer?.body ?? [])) as? [String: String]
+        #expect(object?["signedTransaction"]?.split(separator: ".").count == 3)
+        #expect(fake.answer(method: "POST", uri: "/fake/admin/signed-transaction", authorization: nil,
+                            body: Array(#"{"transactionId":"nope"}"#.utf8), outage: nil)?.status == 404)
     }
 
     @Test func serverAPIPathsAreAnsweredAndOthersAreLeftToTheVerifyReceiptHalf() {

@@ -12,6 +12,7 @@ import Foundation
 /// | `POST /fake/admin/family-share` `{transactionId, customer, environment?}` | a `FAMILY_SHARED` copy | `ONE_TIME_CHARGE`/`SUBSCRIBED` |
 /// | `POST /fake/admin/consumption-request` `{transactionId, environment?}` | asks for consumption | `CONSUMPTION_REQUEST` |
 /// | `POST /fake/admin/test-notification` `{environment?}` | a TEST notification | `TEST` |
+/// | `POST /fake/admin/signed-transaction` `{transactionId, environment?}` | what StoreKit 2 hands the app now: `{signedTransaction}` | – |
 /// | `POST /fake/admin/faults` `FakeFault` | answers the next requests with a failure | – |
 /// | `GET /fake/admin/purchases`, `/notifications`, `/consumption` | lists | – |
 extension FakeServerAPI {
@@ -100,6 +101,14 @@ extension FakeServerAPI {
                 let request = try decode(TransactionRequest.self, body)
                 return .json(201, try familyShare(transactionId: try required(request.transactionId, "transactionId"),
                                                   with: try required(request.customer, "customer"), environment: try environment(request.environment)))
+            case ("POST", "/fake/admin/signed-transaction"):
+                let request = try decode(TransactionRequest.self, body)
+                let id = try required(request.transactionId, "transactionId")
+                let environment = try environment(request.environment)
+                guard let purchase = purchases.transaction(id, in: environment) else {
+                    throw FakeAdminError.notFound("no transaction \(id) in \(environment.rawValue)")
+                }
+                return .json(200, ["signedTransaction": signer.signTransaction(purchase)])
             case ("POST", "/fake/admin/consumption-request"):
                 let request = try decode(TransactionRequest.self, body)
                 try requestConsumption(transactionId: try required(request.transactionId, "transactionId"), environment: try environment(request.environment))

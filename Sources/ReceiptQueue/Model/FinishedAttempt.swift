@@ -20,10 +20,25 @@ public struct GrantCandidate: Sendable, Hashable {
     public var environment: String
     /// `PURCHASED` or `FAMILY_SHARED`.
     public var ownershipType: String
+    /// The product's type when Apple signed it (StoreKit 2 `type`): `consumable`,
+    /// `non_consumable`, `auto_renewable`, `non_renewing`; nil: inferred by the ledger.
+    public var productType: String?
+    /// StoreKit 2's appAccountToken: matches its order exactly.
+    public var appAccountToken: UUID?
+    public var storefront: String?
+    /// In milliunits of `currency`, as Apple signs it.
+    public var price: Int64?
+    public var currency: String?
 
     public init(transactionID: String, originalTransactionID: String, webOrderLineItemID: String? = nil, productID: String,
                 quantity: Int, purchaseDateMs: Int64?, expiresDateMs: Int64? = nil, environment: String,
-                ownershipType: String = "PURCHASED") {
+                ownershipType: String = "PURCHASED", productType: String? = nil, appAccountToken: UUID? = nil,
+                storefront: String? = nil, price: Int64? = nil, currency: String? = nil) {
+        self.productType = productType
+        self.appAccountToken = appAccountToken
+        self.storefront = storefront
+        self.price = price
+        self.currency = currency
         self.transactionID = transactionID
         self.originalTransactionID = originalTransactionID
         self.webOrderLineItemID = webOrderLineItemID

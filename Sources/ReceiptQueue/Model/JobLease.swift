@@ -4,9 +4,15 @@ import Foundation
 /// `attempt`) is the fencing token every completion must present.
 public struct JobLease: Sendable, Hashable {
     public var id: Int64
+    public var kind: JobKind
     /// The claim number (1 for the first claim); completions for an older attempt are refused.
     public var attempt: Int
+    /// `receipt` jobs: the base64 receipt (empty for other kinds).
     public var receiptData: String
+    /// `signedTransaction` jobs: the JWS.
+    public var signedTransaction: String?
+    /// StoreKit 2's appAccountToken given at submission.
+    public var appAccountToken: UUID?
     public var transactionID: String
     public var userID: String
     public var productID: String?
@@ -18,9 +24,13 @@ public struct JobLease: Sendable, Hashable {
     /// Earlier answers that may mean a bad receipt (21002…); see `FinishedAttempt.boundedAnswer`.
     public var boundedAnswers: Int
 
-    public init(id: Int64, attempt: Int, receiptData: String, transactionID: String, userID: String, productID: String?,
+    public init(id: Int64, kind: JobKind = .receipt, attempt: Int, receiptData: String, signedTransaction: String? = nil,
+                appAccountToken: UUID? = nil, transactionID: String, userID: String, productID: String?,
                 orderID: String?, createdAt: Date, budgetStart: Date? = nil, lockedUntil: Date, boundedAnswers: Int = 0) {
         self.id = id
+        self.kind = kind
+        self.signedTransaction = signedTransaction
+        self.appAccountToken = appAccountToken
         self.attempt = attempt
         self.receiptData = receiptData
         self.transactionID = transactionID

@@ -1,20 +1,56 @@
-/// A receipt to verify, as a backend submits it.
+import Foundation
+
+/// A purchase to verify, as a backend submits it: a receipt, a StoreKit 2 signed transaction,
+/// or a transaction id.
 public struct NewJob: Sendable, Hashable {
-    /// Base64 receipt. Whitespace is removed before storing (iOS clients send line-wrapped base64).
-    public var receiptData: String
-    /// The StoreKit transaction the client asks to verify; it must appear in the receipt.
+    public var kind: JobKind
+    /// `receipt`: base64 receipt. Whitespace is removed before storing (iOS clients send
+    /// line-wrapped base64).
+    public var receiptData: String?
+    /// `signedTransaction`: the JWS as the app got it from StoreKit 2.
+    public var signedTransaction: String?
+    /// The transaction the client asks to verify (for a receipt, it must appear in it; for a
+    /// signed transaction, its `transactionId`).
     public var transactionID: String
     public var userID: String
     public var productID: String?
     /// StoreKit's applicationUsername: the backend's order id, when Apple kept it.
     public var orderID: String?
+    /// StoreKit 2's appAccountToken, when known at submission.
+    public var appAccountToken: UUID?
 
-    public init(receiptData: String, transactionID: String, userID: String, productID: String? = nil, orderID: String? = nil) {
+    /// A legacy receipt.
+    public init(receiptData: String, transactionID: String, userID: String, productID: String? = nil, orderID: String? = nil,
+                appAccountToken: UUID? = nil) {
+        self.kind = .receipt
         self.receiptData = NewJob.strippingWhitespace(receiptData)
         self.transactionID = transactionID
         self.userID = userID
         self.productID = productID
         self.orderID = orderID
+        self.appAccountToken = appAccountToken
+    }
+
+    /// A StoreKit 2 signed transaction (already checked by the caller: the API verifies the
+    /// signature before answering; the worker verifies it again before granting).
+    public static func signedTransaction(_ jws: String, transactionID: String, userID: String, productID: String? = nil,
+                                         orderID: String? = nil, appAccountToken: UUID? = nil) -> NewJob {
+        var job = NewJob(receiptData: "", transactionID: transactionID, userID: userID, productID: productID, orderID: orderID,
+                         appAccountToken: appAccountToken)
+        job.kind = .signedTransaction
+        job.receiptData = nil
+        job.signedTransaction = jws
+        return job
+    }
+
+    /// A transaction id to look up with the App Store Server API.
+    public static func transactionID(_ id: String, userID: String, productID: String? = nil, orderID: String? = nil,
+                                     appAccountToken: UUID? = nil) -> NewJob {
+        var job = NewJob(receiptData: "", transactionID: id, userID: userID, productID: productID, orderID: orderID,
+                         appAccountToken: appAccountToken)
+        job.kind = .transactionID
+        job.receiptData = nil
+        return job
     }
 
     /// Scans the contiguous UTF-8 when the string has it (always, for strings decoded from a

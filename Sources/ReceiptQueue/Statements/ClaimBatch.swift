@@ -5,14 +5,15 @@ import Postgres
 /// open while Apple is asked (invariant 3).
 ///
 /// `FOR UPDATE SKIP LOCKED` lets any number of workers claim at once without waiting on each
-/// other or taking the same row; the partial index `jobs_ready_idx` (state = 'queued', ordered by
-/// run_at, id) holds only the queue, so the scan stays short however many finished jobs the table
-/// has. Each claim increments `attempts`, which becomes the lease's fencing token.
+/// other or taking the same row; the partial index `jobs_ready_kind_idx` (state = 'queued', by
+/// kind, run_at, id) holds only the queue, so the scan stays short however many finished jobs the
+/// table has, and a claim of one kind never walks past jobs of another. Each claim increments
+/// `attempts`, which becomes the lease's fencing token.
 public enum ClaimBatch {
     static let sql = """
         WITH ready AS (
             SELECT id FROM receiptq.jobs
-            WHERE state = 'queued' AND run_at <= now()
+            WHERE state = 'queued' AND kind = $4 AND run_at <= now()              -- jobs_ready_kind_idx
             ORDER BY run_at, id
             LIMIT $1
             FOR UPDATE SKIP LOCKED
@@ -25,16 +26,19 @@ public enum ClaimBatch {
             updated_at = now()
         FROM ready
         WHERE j.id = ready.id
-        RETURNING j.id, j.attempts, j.receipt_data, j.transaction_id, j.user_id, j.product_id, j.order_id,
+        RETURNING j.id, j.kind, j.attempts, coalesce(j.receipt_data, '') AS receipt_data, j.signed_transaction,
+                  j.app_account_token::text AS app_account_token, j.transaction_id, j.user_id, j.product_id, j.order_id,
                   j.created_at, coalesce(j.redriven_at, j.created_at) AS budget_start, j.locked_until, j.bounded_answers
         """
 
-    /// Claims at most `limit` jobs for `worker`, leased for `lease`.
-    public static func run(limit: Int, worker: String, lease: Duration, on connection: PostgresConnection) throws -> [JobLease] {
+    /// Claims at most `limit` jobs of `kind` for `worker`, leased for `lease`.
+    public static func run(limit: Int, kind: JobKind = .receipt, worker: String, lease: Duration,
+                           on connection: PostgresConnection) throws -> [JobLease] {
         guard limit > 0 else { return [] }
-        return try connection.query(sql, [limit, worker, lease.milliseconds]).map { row in
-            JobLease(id: try row.decode("id"), attempt: try row.decode("attempts"),
-                     receiptData: try row.decode("receipt_data"), transactionID: try row.decode("transaction_id"),
+        return try connection.query(sql, [limit, worker, lease.milliseconds, kind.rawValue]).map { row in
+            JobLease(id: try row.decode("id"), kind: try row.decode("kind"), attempt: try row.decode("attempts"),
+                     receiptData: try row.decode("receipt_data"), signedTransaction: try row.decodeIfPresent("signed_transaction"),
+                     appAccountToken: try row.decodeIfPresent("app_account_token"), transactionID: try row.decode("transaction_id"),
                      userID: try row.decode("user_id"), productID: try row.decodeIfPresent("product_id"),
                      orderID: try row.decodeIfPresent("order_id"), createdAt: try row.decode("created_at"),
                      budgetStart: try row.decode("budget_start"),

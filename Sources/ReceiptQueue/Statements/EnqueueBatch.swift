@@ -9,15 +9,16 @@ import Postgres
 /// transaction whose earlier job ended `resubmit` (its receipt predated the purchase) supersedes
 /// that job (`superseded_by`). The `jobs_notify_enqueued` trigger sends one NOTIFY receiptq_jobs
 /// per statement.
+/// Receipts only (`JobKind.receipt`); `EnqueueTransactions` takes the other kinds.
 public enum EnqueueBatch {
     static let sql = """
         WITH input AS (
             SELECT i.*, receiptq.receipt_digest(i.receipt_data) AS digest
-            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY
-                 AS i(receipt_data, transaction_id, user_id, product_id, order_id, ord)
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::uuid[]) WITH ORDINALITY
+                 AS i(receipt_data, transaction_id, user_id, product_id, order_id, app_account_token, ord)
         ), inserted AS (
-            INSERT INTO receiptq.jobs (receipt_data, transaction_id, user_id, product_id, order_id)
-            SELECT receipt_data, transaction_id, user_id, product_id, order_id FROM input ORDER BY ord
+            INSERT INTO receiptq.jobs (receipt_data, transaction_id, user_id, product_id, order_id, app_account_token)
+            SELECT receipt_data, transaction_id, user_id, product_id, order_id, app_account_token FROM input ORDER BY ord
             ON CONFLICT (receipt_sha256, transaction_id) DO NOTHING
             RETURNING id, receipt_sha256, transaction_id, user_id, state
         ), superseded AS (
@@ -70,8 +71,8 @@ public enum EnqueueBatch {
         }
         // Prepared: the API runs this statement for every group commit on the same connections.
         let rows = try connection.query(prepared: sql, [
-            unique.map(\.receiptData), unique.map(\.transactionID), unique.map(\.userID),
-            unique.map(\.productID), unique.map(\.orderID),
+            unique.map { $0.receiptData ?? "" }, unique.map(\.transactionID), unique.map(\.userID),
+            unique.map(\.productID), unique.map(\.orderID), unique.map { $0.appAccountToken?.uuidString },
         ])
         var results: [EnqueuedJob] = []
         results.reserveCapacity(unique.count)
@@ -79,7 +80,7 @@ public enum EnqueueBatch {
             if let id = try row.decodeIfPresent("id", as: Int64.self) {
                 results.append(EnqueuedJob(id: id, created: try row.decode("created"), state: try decodeState(row)))
             } else {
-                let existing = try connection.query(lookupSQL, [job.receiptData, job.transactionID])
+                let existing = try connection.query(lookupSQL, [job.receiptData ?? "", job.transactionID])
                 guard let found = existing.first else {
                     throw PostgresError(.server, "job vanished while enqueueing (pruned concurrently?)")
                 }
@@ -101,7 +102,7 @@ public enum EnqueueBatch {
 
         func hash(into hasher: inout Hasher) {
             hasher.combine(job.transactionID)
-            hasher.combine(job.receiptData.utf8.count)
+            hasher.combine(job.receiptData?.utf8.count ?? 0)
         }
 
         static func == (left: DedupeKey, right: DedupeKey) -> Bool { left.job == right.job }

@@ -5,6 +5,8 @@ import Postgres
 /// found one in the ledger.
 public struct JobRecord: Sendable, Equatable {
     public var id: Int64
+    /// What was submitted: a receipt, a signed transaction or a transaction id.
+    public var kind: JobKind
     public var state: JobState
     public var attempts: Int
     public var transactionID: String
@@ -43,7 +45,7 @@ public struct JobRecord: Sendable, Equatable {
     }
 
     static let sql = """
-        SELECT j.id, j.state, j.attempts, j.transaction_id, j.user_id, j.product_id, j.order_id, j.run_at, j.locked_by,
+        SELECT j.id, j.kind, j.state, j.attempts, j.transaction_id, j.user_id, j.product_id, j.order_id, j.run_at, j.locked_by,
                j.apple_status, j.apple_environment, j.last_error, j.outcome_reason, j.created_at, j.finished_at,
                j.superseded_by, g.purchase_key, g.transaction_id AS g_transaction_id, g.original_transaction_id,
                g.product_id AS g_product_id, g.quantity, g.environment, g.ownership_type, g.order_id AS g_order_id,
@@ -66,7 +68,7 @@ public struct JobRecord: Sendable, Equatable {
                 grantedToThisUser: try row.decode("same_user"))
         }
         return JobRecord(
-            id: try row.decode("id"), state: try EnqueueBatch.decodeState(row), attempts: try row.decode("attempts"),
+            id: try row.decode("id"), kind: try row.decode("kind"), state: try EnqueueBatch.decodeState(row), attempts: try row.decode("attempts"),
             transactionID: try row.decode("transaction_id"), userID: try row.decode("user_id"),
             productID: try row.decodeIfPresent("product_id"), orderID: try row.decodeIfPresent("order_id"),
             runAt: try row.decode("run_at"), lockedBy: try row.decodeIfPresent("locked_by"),

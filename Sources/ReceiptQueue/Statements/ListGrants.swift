@@ -10,7 +10,7 @@ public enum ListGrants {
     static let columns = """
         transaction_id, original_transaction_id, purchase_key, job_id, user_id, product_id, quantity, purchase_date,
         expires_date, environment, ownership_type, product_type, order_id, unmatched, claimed_product_id, order_mismatch,
-        revoked_at, revocation_reason, granted_at, (extract(epoch FROM granted_at) * 1000000)::bigint AS granted_micros
+        revoked_at, revocation_reason, app_account_token, storefront, price, currency, granted_at, (extract(epoch FROM granted_at) * 1000000)::bigint AS granted_micros
         """
     static let firstPageSQL = """
         SELECT \(columns) FROM receiptq.grants
@@ -106,6 +106,13 @@ public struct Grant: Sendable, Equatable, Codable {
     public var orderMismatch: Bool
     public var revokedAt: Date?
     public var revocationReason: String?
+    /// The order's UUID the app passed to StoreKit 2, when the transaction carried one.
+    public var appAccountToken: UUID?
+    /// Apple's storefront (three-letter country code), price in milliunits and ISO 4217 currency,
+    /// when the signed transaction carried them.
+    public var storefront: String?
+    public var price: Int64?
+    public var currency: String?
     public var grantedAt: Date
 
     init(row: PostgresRow) throws {
@@ -127,6 +134,10 @@ public struct Grant: Sendable, Equatable, Codable {
         orderMismatch = try row.decode("order_mismatch")
         revokedAt = try row.decodeIfPresent("revoked_at")
         revocationReason = try row.decodeIfPresent("revocation_reason")
+        appAccountToken = try row.decodeIfPresent("app_account_token")
+        storefront = try row.decodeIfPresent("storefront")
+        price = try row.decodeIfPresent("price")
+        currency = try row.decodeIfPresent("currency")
         grantedAt = try row.decode("granted_at")
     }
 }

@@ -28,19 +28,22 @@ public enum RecordOutcomes {
         FROM (
             SELECT c.*
             FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::bigint[],
-                        $9::bigint[], $10::text[], $11::text[], $12::text[], $13::text[])
+                        $9::bigint[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::uuid[], $16::text[],
+                        $17::bigint[], $18::text[])
                 AS c(job_id, transaction_id, original_transaction_id, web_order_line_item_id, user_id, product_id, quantity,
-                     purchase_ms, expires_ms, environment, ownership_type, order_id, claimed_product_id)
+                     purchase_ms, expires_ms, environment, ownership_type, order_id, claimed_product_id, product_type,
+                     app_account_token, storefront, price, currency)
             LEFT JOIN receiptq.products p ON p.product_id = c.product_id                 -- products_pkey
             ORDER BY receiptq.purchase_key(c.transaction_id, c.original_transaction_id, c.web_order_line_item_id, c.user_id,
-                                           coalesce(p.type, CASE WHEN c.expires_ms IS NOT NULL THEN 'auto_renewable' END),
+                                           coalesce(p.type, c.product_type, CASE WHEN c.expires_ms IS NOT NULL THEN 'auto_renewable' END),
                                            c.ownership_type),
                      c.transaction_id
         ) AS c
         CROSS JOIN LATERAL receiptq.record_purchase(
             c.job_id, c.transaction_id, c.original_transaction_id, c.web_order_line_item_id, c.user_id, c.product_id,
             c.quantity, to_timestamp(c.purchase_ms / 1000.0), to_timestamp(c.expires_ms / 1000.0), c.environment,
-            c.ownership_type, c.order_id, c.claimed_product_id) AS g
+            c.ownership_type, c.order_id, c.claimed_product_id, c.product_type, c.app_account_token, c.storefront,
+            c.price, c.currency) AS g
         """
 
     public struct Result: Sendable, Equatable {
@@ -81,7 +84,9 @@ public enum RecordOutcomes {
                 grants.map(\.0.id), grants.map(\.1.transactionID), grants.map(\.1.originalTransactionID),
                 grants.map(\.1.webOrderLineItemID), grants.map(\.0.userID), grants.map(\.1.productID), grants.map(\.1.quantity),
                 grants.map(\.1.purchaseDateMs), grants.map(\.1.expiresDateMs), grants.map(\.1.environment),
-                grants.map(\.1.ownershipType), grants.map(\.0.orderID), grants.map(\.0.productID),
+                grants.map(\.1.ownershipType), grants.map(\.0.orderID), grants.map(\.0.productID), grants.map(\.1.productType),
+                grants.map { ($0.1.appAccountToken ?? $0.0.appAccountToken)?.uuidString }, grants.map(\.1.storefront),
+                grants.map(\.1.price), grants.map(\.1.currency),
             ])
             for row in rows {
                 let id: Int64 = try row.decode("job_id")

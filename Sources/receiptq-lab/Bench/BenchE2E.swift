@@ -11,15 +11,22 @@ import ReceiptQueueTesting
 /// database, runs W `receiptq worker` processes against the fake App Store (in this process,
 /// 3–6 s per answer like Apple), and measures receipts/s from the first enqueue to the last
 /// terminal outcome, time to grant (p50/p99), each worker's peak RSS and CPU per 1,000
-/// verifications.
+/// verifications. `--kind signed`: StoreKit 2 signed transactions instead (see `SignedE2E`).
 struct BenchE2E: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "e2e", abstract: "Receipts through API-less enqueue → workers → fake Apple at 3–6 s → grants.")
+        commandName: "e2e", abstract: "Receipts (or --kind signed: StoreKit 2 signed transactions) through enqueue → workers → grants.")
+
+    enum Kind: String, ExpressibleByArgument, CaseIterable {
+        case receipt, signed
+    }
 
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var migrations: MigrationsOptions
 
-    @Option(help: "Receipts to verify.") var receipts = 20_000
+    @Option(help: "receipt: legacy receipts through the fake's verifyReceipt; signed: StoreKit 2 signed transactions, verified locally.")
+    var kind: Kind = .receipt
+    @Option(help: "Receipts (or signed transactions) to verify.") var receipts = 20_000
+    @Option(help: "signed: transactions offered per second, open loop (0: all at once).") var rate = 5_000
     @Option(help: "Worker processes.") var workers = 2
     @Option(help: "Verifications in flight per worker.") var concurrency = 4000
     @Option(help: "Fake App Store latency range.") var latency = "3s-6s"
@@ -34,6 +41,7 @@ struct BenchE2E: AsyncParsableCommand {
         guard (1...16).contains(workers) else { throw ValidationError("--workers must be 1…16") }
         guard (1...20_000).contains(concurrency) else { throw ValidationError("--concurrency must be 1…20000") }
         guard FakeDurationRange(parsing: latency) != nil else { throw ValidationError("--latency must look like 3s-6s") }
+        guard (0...100_000).contains(rate) else { throw ValidationError("--rate must be 0…100000") }
     }
 
     struct Result: Codable {
@@ -56,6 +64,18 @@ struct BenchE2E: AsyncParsableCommand {
         let server = try database.configuration(applicationName: "receiptq-bench")
         let scratch = try await ScratchDatabase.migrated(server: server, purpose: "e2e", migrations: try migrations.load())
         do {
+            if kind == .signed {
+                let result = try await SignedE2E(transactions: receipts, rate: rate, workers: workers, warmUp: max(warmUp, 500)).measure(scratch)
+                await scratch.drop(keep: keepDatabase)
+                if json {
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.sortedKeys]
+                    print(String(decoding: try encoder.encode(result), as: UTF8.self))
+                } else {
+                    print(SignedE2E.report(result))
+                }
+                return
+            }
             let result = try await measure(scratch)
             await scratch.drop(keep: keepDatabase)
             report(result)

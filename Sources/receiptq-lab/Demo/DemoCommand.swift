@@ -29,6 +29,11 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Purchases to submit.") var receipts = 2000
     @Option(help: "Bundle id the workers accept.") var bundleID = "com.example.app"
     @Option(help: "Fake App Store stats URL, for Apple requests per receipt.") var fakeStatsURL: String?
+    @Option(help: "Fake App Store admin URL (…/fake/admin): StoreKit 2 purchases are made there and posted to /v1/transactions.")
+    var fakeAdminURL: String?
+    @Option(help: "StoreKit 2 purchases to post (with --fake-admin-url). Default: a quarter of --receipts.") var signedTransactions: Int?
+    @Flag(help: "Some StoreKit purchases go as bare transaction ids (the workers need App Store Server API credentials).")
+    var transactionLookups = false
     @Option(help: "Spread the submissions over this long (0s: as fast as the API takes them).") var duration: Duration = .zero
     @Option(help: "Give up waiting after this long.") var timeout: Duration = .seconds(600)
 
@@ -54,6 +59,14 @@ struct DemoCommand: AsyncParsableCommand {
         print("Posting \(load.orders.count) orders and \(load.submissions.count) receipts to \(apiURL) …")
         let (answers, stale) = try await post(load, token: token, http: http)
         print("API answers: " + answers.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))
+        if let fakeAdminURL {
+            let storeKit = DemoStoreKit(apiURL: apiURL, adminURL: fakeAdminURL, token: token, http: http,
+                                        count: signedTransactions ?? receipts / 4, lookUps: transactionLookups)
+            print("Posting \(storeKit.count) StoreKit 2 purchases to /v1/transactions (with and without appAccountToken, forged, "
+                  + "refunded, family-shared\(transactionLookups ? ", transaction ids" : "")) …")
+            let storeKitAnswers = try await storeKit.run()
+            print("API answers: " + storeKitAnswers.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))
+        }
         // The app's side of a `resubmit` verdict: wait for it, refresh the receipt, submit again.
         let apiURL = self.apiURL
         let done = Mutex(false)

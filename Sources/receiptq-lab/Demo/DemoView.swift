@@ -52,24 +52,33 @@ struct DemoView {
     func summary(seconds: Double) async throws {
         print("\nDrained in \(Int(seconds)) s. Verdicts (what the app was told), states and reasons:")
         for row in try await pool.query("""
-            SELECT state, coalesce(CASE WHEN finished_at IS NULL THEN last_error ELSE outcome_reason END, '') AS reason,
+            SELECT kind, state,
+                   -- one line per kind of reason, whatever transaction it names
+                   regexp_replace(coalesce(CASE WHEN finished_at IS NULL THEN last_error ELSE outcome_reason END, ''),
+                                  '[0-9]{6,}', 'N', 'g') AS reason,
                    count(*) AS jobs, count(superseded_by) AS superseded
             FROM receiptq.jobs
-            GROUP BY 1, 2 ORDER BY 3 DESC
+            GROUP BY 1, 2, 3 ORDER BY 1, 4 DESC
             """) {
             let state = JobState(rawValue: row["state"] ?? "") ?? .queued
             let superseded = try row.decode("superseded", as: Int.self)
-            let reason = (row["reason"] ?? "").prefix(90)
-            print(String(format: "  %5d  %-17@ %-15@ %@", try row.decode("jobs", as: Int.self), Verdict(state).rawValue, state.rawValue,
-                         reason + (superseded > 0 ? " (\(superseded) superseded by a resubmission)" : "")))
+            let reason = String((row["reason"] ?? "").prefix(80))
+            func column(_ text: String, _ width: Int) -> String { text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0) }
+            let jobs = String(try row.decode("jobs", as: Int.self))
+            print("  " + String(repeating: " ", count: max(0, 5 - jobs.count)) + jobs + "  " + column(row["kind"] ?? "", 19)
+                  + column(Verdict(state).rawValue, 18) + column(state.rawValue, 16)
+                  + reason + (superseded > 0 ? " (\(superseded) superseded by a resubmission)" : ""))
         }
         let grants = try await pool.query("""
             SELECT count(*) AS grants, count(*) FILTER (WHERE unmatched) AS unmatched,
                    count(*) FILTER (WHERE environment = 'Sandbox') AS sandbox,
+                   count(*) FILTER (WHERE ownership_type = 'FAMILY_SHARED') AS family,
+                   count(*) FILTER (WHERE app_account_token IS NOT NULL) AS tokened,
                    count(DISTINCT purchase_key) AS purchases FROM receiptq.grants
             """)[0]
         print("Grants: \(grants["grants"] ?? "0") (one per purchase: \(grants["purchases"] ?? "0") distinct), "
-              + "\(grants["sandbox"] ?? "0") sandbox, \(grants["unmatched"] ?? "0") without a matching order")
+              + "\(grants["sandbox"] ?? "0") sandbox, \(grants["family"] ?? "0") family-shared, "
+              + "\(grants["tokened"] ?? "0") carrying an appAccountToken, \(grants["unmatched"] ?? "0") without a matching order")
         if let fakeStatsURL, let url = URL(string: fakeStatsURL), let (data, _) = try? await URLSession.shared.data(from: url),
            let stats = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let requests = stats["requests"] as? Int {
             print("Apple (fake) answered \(requests) requests.")

@@ -14,6 +14,7 @@ struct ApiCommand: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var migrations: MigrationsOptions
+    @OptionGroup var signedData: SignedDataOptions
 
     private static let defaults = APIConfiguration()
 
@@ -56,6 +57,7 @@ struct ApiCommand: AsyncParsableCommand {
         settings.poolSize = poolSize ?? settings.poolSize
         settings.groupCommit.enabled = !noGroupCommit
         settings.idleTimeout = idleTimeout ?? settings.idleTimeout
+        settings.signedTransactions = try signedData.verifier(environment)
         do {
             try settings.validate()
         } catch {

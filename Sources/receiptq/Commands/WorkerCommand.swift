@@ -1,4 +1,6 @@
 import AppStore
+import AppleSignedData
+import AppStoreServerAPI
 import ArgumentParser
 import CommandSupport
 import Foundation
@@ -21,6 +23,25 @@ struct WorkerCommand: AsyncParsableCommand {
     private static let defaults = WorkerConfiguration.defaults
 
     @OptionGroup var database: DatabaseOptions
+    @OptionGroup var serverAPI: ServerAPIOptions
+
+    enum ReceiptVerifier: String, ExpressibleByArgument, CaseIterable {
+        /// Apple's verifyReceipt (deprecated by Apple).
+        case verifyReceipt = "verify-receipt"
+        /// The client's transaction id through the App Store Server API; the receipt kept for audit.
+        case serverAPI = "server-api"
+        /// server-api when App Store Server API credentials are configured, else verify-receipt.
+        case auto
+    }
+
+    @Option(help: "How receipts are verified: verify-receipt, server-api (the client's transaction id through Get Transaction Info), or auto (server-api when credentials are configured). Or $RECEIPTQ_RECEIPT_VERIFIER. Default: auto.")
+    var receiptVerifier: ReceiptVerifier?
+
+    @Flag(help: "Also confirm each StoreKit 2 signed transaction with Get Transaction Info (Apple's current view; costs rate budget).")
+    var confirmSignedTransactions = false
+
+    @Option(help: "App Store Server API lookups in flight at most. Default: 200.")
+    var serverAPIConcurrency: Int?
 
     @Option(name: .customLong("bundle-ids"), help: "Comma-separated bundle ids of your apps (required). Or $RECEIPTQ_BUNDLE_IDS.")
     var bundleIDs: String?
@@ -126,6 +147,52 @@ struct WorkerCommand: AsyncParsableCommand {
         let pool = PostgresPool(configuration: databaseConfiguration, size: 3, logger: logger)
         let worker = ReceiptWorker(configuration: settings, pool: pool, database: databaseConfiguration,
                                    verifier: verifier, logger: logger)
+
+        // StoreKit 2 signed transactions (always, locally) and App Store Server API lookups (with credentials).
+        let chosen = try receiptVerifier ?? environment.string("RECEIPTQ_RECEIPT_VERIFIER").map {
+            guard let value = ReceiptVerifier(rawValue: $0) else {
+                throw ConfigurationError("RECEIPTQ_RECEIPT_VERIFIER must be verify-receipt, server-api or auto")
+            }
+            return value
+        } ?? .auto
+        let serverAPIConfigured = serverAPI.isConfigured(environment)
+        if chosen == .serverAPI && !serverAPIConfigured {
+            throw ConfigurationError("--receipt-verifier server-api needs App Store Server API credentials (--app-store-key-file …)")
+        }
+        let receiptsThroughServerAPI = chosen == .serverAPI || (chosen == .auto && serverAPIConfigured)
+        let transactionVerifier: SignedTransactionVerifier
+        do {
+            transactionVerifier = try SignedTransactionVerifier(trustedRoots: try serverAPI.trustedRoots(environment),
+                                                                bundleIds: settings.bundleIDs,
+                                                                appAppleId: try serverAPI.appAppleIdValue(environment), acceptSandbox: true)
+        } catch let error as ConfigurationError {
+            throw error
+        } catch {
+            throw ConfigurationError("signed data: \(error)")
+        }
+        var serverClients: ServerAPIClients?
+        let serverHTTP = HTTPClient(configuration: HTTPClientConfiguration(maxTotalConnections: 256, caBundlePath: caBundle))
+        let rateBudgetPool = PostgresPool(configuration: databaseConfiguration, size: 2, logger: logger)
+        if serverAPIConfigured {
+            let api = try serverAPI.settings(environment)
+            let gate = FleetRateLimiter(store: PostgresRateBudgetStore(pool: rateBudgetPool),
+                                        configuration: FleetRateLimiterConfiguration(limits: api.limits), clock: ContinuousClock())
+            let tokens = try api.tokens()
+            serverClients = ServerAPIClients(
+                production: try AppStoreServerAPIClient(environment: .production, httpClient: serverHTTP, tokens: tokens,
+                                                        configuration: api.api, gate: gate),
+                sandbox: try AppStoreServerAPIClient(environment: .sandbox, httpClient: serverHTTP, tokens: tokens,
+                                                     configuration: api.api, gate: gate))
+        }
+        var runnerSettings = TransactionJobRunner.Configuration(name: settings.name, receiptsThroughServerAPI: receiptsThroughServerAPI,
+                                                                lease: settings.lease)
+        runnerSettings.serverAPIConcurrency = serverAPIConcurrency ?? runnerSettings.serverAPIConcurrency
+        runnerSettings.decision = TransactionDecision(acceptSandbox: settings.acceptSandbox, retryPolicy: settings.retry)
+        let runner = TransactionJobRunner(
+            configuration: runnerSettings, pool: pool, database: databaseConfiguration,
+            checker: TransactionChecker(verifier: transactionVerifier, serverAPI: serverClients,
+                                        confirmSignedTransactions: confirmSignedTransactions),
+            lifecycle: settings.lifecycle, logger: logger)
         // Receivers get an HTTP client and connections of their own: a slow backend never takes Apple's.
         let webhookHTTP = HTTPClient(configuration: HTTPClientConfiguration(
             maxTotalConnections: max(16, webhooks.concurrency), defaultTimeout: webhooks.requestTimeout, caBundlePath: caBundle))
@@ -135,8 +202,10 @@ struct WorkerCommand: AsyncParsableCommand {
         logger.info("worker configuration", metadata: [
             "database": "\(databaseConfiguration.redacted)", "bundle_ids": "\(settings.bundleIDs.sorted())",
             "accept_sandbox": "\(settings.acceptSandbox)", "shared_secret": "\(settings.apple.sharedSecret == nil ? "not set" : "set")",
+            "receipts_verified_by": "\(receiptsThroughServerAPI ? "App Store Server API" : "verifyReceipt")",
+            "server_api": "\(serverAPIConfigured ? "configured" : "not configured")",
         ])
-        var services: [any Service] = [worker, deliverer]
+        var services: [any Service] = receiptsThroughServerAPI ? [runner, deliverer] : [worker, runner, deliverer]
         if port > 0 {
             services.append(MetricsEndpoint.bootstrap(host: metricsHost, port: port, logger: logger))
         }
@@ -146,5 +215,7 @@ struct WorkerCommand: AsyncParsableCommand {
         webhookPool.shutdown()
         await http.shutdown()
         await webhookHTTP.shutdown()
+        rateBudgetPool.shutdown()
+        await serverHTTP.shutdown()
     }
 }

@@ -1,0 +1,62 @@
+import AppleSignedData
+import Hummingbird
+import ReceiptQueue
+
+/// POST /v1/transactions: StoreKit 2 purchases, and transaction ids of apps still on the original
+/// StoreKit. A signed transaction's signature, certificate chain (to the roots configured, never
+/// one in the message), bundle id and environment are checked before the answer, so a forgery
+/// gets a 422 at once and is never stored; a genuine one is committed (group commit, as
+/// receipts) and answered 202, or 200 with the existing job when it was submitted before. The
+/// job's status is at the same `/v1/receipts/{id}` resource as receipts', with the same verdicts.
+struct TransactionRoutes<Context: RequestContext> {
+    let configuration: APIConfiguration
+    let groupCommit: GroupCommit
+    let metrics: APIMetrics
+
+    func register(on group: RouterGroup<Context>) {
+        group.post("transactions") { request, _ in try await submit(request) }
+    }
+
+    func submit(_ request: Request) async throws -> Response {
+        let body = try await JSONBody.decode(TransactionSubmission.self, from: request, limit: configuration.maxBodyBytes)
+        let claims = try body.claims()
+        let job: NewJob
+        switch (body.signedTransaction, body.transactionID) {
+        case (let jws?, let claimed):
+            guard jws.utf8.count <= configuration.maxReceiptBytes else {
+                throw Problem(.tooLarge, "signed_transaction is larger than \(configuration.maxReceiptBytes) bytes")
+            }
+            let transaction = try await verify(jws)
+            guard let id = transaction.transactionId, (1...64).contains(id.count) else {
+                throw Problem(.invalidSignedTransaction, "the signed transaction carries no transaction id")
+            }
+            if let claimed, claimed != id {
+                throw Problem.invalid("transaction_id", "transaction_id differs from the signed transaction's (leave it out)")
+            }
+            job = .signedTransaction(jws, transactionID: id, userID: claims.userID, productID: claims.productID,
+                                     orderID: claims.orderID, appAccountToken: transaction.appAccountToken ?? claims.appAccountToken)
+        case (nil, let id?):
+            job = .transactionID(try FieldRules.identifier(id, "transaction_id"), userID: claims.userID, productID: claims.productID,
+                                 orderID: claims.orderID, appAccountToken: claims.appAccountToken)
+        case (nil, nil):
+            throw Problem.invalid("signed_transaction", "give signed_transaction (StoreKit 2) or transaction_id")
+        }
+        let result = try await groupCommit.submit(job)
+        metrics.submitted(created: result.created)
+        var response = try JSONBody.response(ReceiptStatus(result), status: result.created ? .accepted : .ok)
+        response.headers[.location] = ReceiptStatus.url(result.id)
+        return response
+    }
+
+    /// The verified payload, or a 422 naming why it was refused (never the payload itself).
+    private func verify(_ jws: String) async throws -> TransactionPayload {
+        guard let verifier = configuration.signedTransactions else {
+            throw Problem(.invalidSignedTransaction, "this API does not accept signed transactions: it was started without --bundle-ids")
+        }
+        do {
+            return try await verifier.verify(jws).transaction
+        } catch let error as SignedDataVerificationError {
+            throw Problem(.invalidSignedTransaction, error.description)
+        }
+    }
+}

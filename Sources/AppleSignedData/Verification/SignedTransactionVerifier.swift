@@ -1,0 +1,33 @@
+import Foundation
+import X509
+
+/// Verifies a StoreKit 2 transaction from whichever environment signed it: production, or the
+/// sandbox when sandbox purchases are accepted (App Review and TestFlight buy there with
+/// production builds). The payload's own `environment` claim picks the verifier; each verifier
+/// still checks it, so a sandbox purchase can never pass as a production one.
+public struct SignedTransactionVerifier: Sendable {
+    public let production: SignedDataVerifier
+    /// nil when sandbox purchases are refused.
+    public let sandbox: SignedDataVerifier?
+
+    public init(trustedRoots: [Certificate] = [AppleRootCertificates.appleRootCAG3], bundleIds: Set<String>,
+                appAppleId: Int64? = nil, acceptSandbox: Bool = true) throws {
+        production = try SignedDataVerifier(configuration: .init(trustedRoots: trustedRoots, bundleIds: bundleIds,
+                                                                 environment: .production, appAppleId: appAppleId))
+        sandbox = acceptSandbox
+            ? try SignedDataVerifier(configuration: .init(trustedRoots: trustedRoots, bundleIds: bundleIds, environment: .sandbox))
+            : nil
+    }
+
+    /// The verified transaction and the environment that signed it. Throws
+    /// `SignedDataVerificationError` (`environmentMismatch` for a sandbox purchase when the sandbox
+    /// is refused, and for Xcode or local-testing transactions).
+    public func verify(_ jws: String) async throws -> (transaction: TransactionPayload, environment: AppStoreEnvironment) {
+        do {
+            return (try await production.verifyTransaction(jws), .production)
+        } catch let error as SignedDataVerificationError where error.reason == .environmentMismatch {
+            guard let sandbox else { throw error }
+            return (try await sandbox.verifyTransaction(jws), .sandbox)
+        }
+    }
+}

@@ -1,0 +1,15 @@
+import AppStoreServerAPI
+import AppleSignedData
+
+/// What checking one job's transaction found — locally (a StoreKit 2 signed transaction) or with
+/// the App Store Server API (a transaction id) — before `TransactionDecision` makes an outcome of it.
+public enum TransactionCheck: Sendable {
+    /// Apple signed it and the signature, chain and claims hold. `environment`: Production or Sandbox.
+    case verified(TransactionPayload, environment: String)
+    /// The signed transaction was refused, and why.
+    case signatureRefused(SignedDataVerificationError.Reason)
+    /// The App Store Server API knows no such transaction in either environment.
+    case notFoundAnywhere
+    /// The App Store Server API did not give an answer we can decide on.
+    case serverAPI(ServerAPIError)
+}

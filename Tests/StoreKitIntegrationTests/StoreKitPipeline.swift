@@ -1,0 +1,229 @@
+import API
+import APITesting
+import AppStore
+import AppStoreServerAPI
+import AppleSignedData
+import Crypto
+import FakeAppStore
+import Foundation
+import HTTPClient
+import Logging
+import Postgres
+import PostgresTesting
+import ReceiptQueue
+import ReceiptQueueTesting
+import ServiceLifecycle
+import Worker
+import X509
+
+/// The whole StoreKit 2 path with real parts: the fake App Store (verifyReceipt, the App Store
+/// Server API, its own test CA), a migrated scratch database, the API in this process with the
+/// fake's root trusted, and workers — the transaction runner and, when asked, a verifyReceipt
+/// worker — all spoken to over real HTTP through libcurl.
+final class StoreKitPipeline: Sendable {
+    static let bundleId = "com.example.app"
+    static let token = "sk2-token-\(UUID().uuidString)"
+
+    let fake: FakeAppStoreServer
+    /// App Store Connect tokens signed with a key the fake accepts.
+    let tokens: AppStoreConnectTokenProvider
+    let database: ScratchDatabase
+    let pool: PostgresPool
+    let api: InProcessAPI
+    let http: HTTPClient
+    let roots: [Certificate]
+
+    private init(fake: FakeAppStoreServer, tokens: AppStoreConnectTokenProvider, database: ScratchDatabase, pool: PostgresPool,
+                 api: InProcessAPI, http: HTTPClient, roots: [Certificate]) {
+        self.fake = fake
+        self.tokens = tokens
+        self.database = database
+        self.pool = pool
+        self.api = api
+        self.http = http
+        self.roots = roots
+    }
+
+    static func start(outages: [FakeOutage] = [], serverAPI change: (inout FakeServerAPIConfiguration) -> Void = { _ in },
+                      api configure: (inout APIConfiguration) -> Void = { _ in }) async throws -> StoreKitPipeline {
+        let key = P256.Signing.PrivateKey()
+        var serverAPI = FakeServerAPIConfiguration(bundleId: bundleId, acceptedKeys: [FakeAPIKey(keyId: "KEY1", publicKey: key.publicKey)])
+        serverAPI.latency = FakeDurationRange(lower: .zero, upper: .zero)
+        change(&serverAPI)
+        let fake = try await FakeAppStoreServer.start(configuration: FakeAppStoreConfiguration(
+            latency: FakeDurationRange(lower: .milliseconds(5), upper: .milliseconds(20)), outages: outages, serverAPI: serverAPI))
+        let roots = [try Certificate(pemEncoded: fake.serverAPI.rootCertificatePEM)]
+        let database = try await ScratchDatabase.migrated()
+        var settings = APIConfiguration(port: 0, tokens: try TokenDigests(hexList: TokenDigests.hexDigest(of: token)), poolSize: 4)
+        settings.signedTransactions = try SignedTransactionVerifier(trustedRoots: roots, bundleIds: [bundleId])
+        configure(&settings)
+        var logger = Logger(label: "sk2-api")
+        logger.logLevel = .critical
+        let api = try await InProcessAPI.start(configuration: settings, database: database.configuration,
+                                               migrations: try Migration.load(from: ScratchDatabase.migrationsDirectory()), logger: logger)
+        let tokens = try AppStoreConnectTokenProvider(configuration: .init(
+            key: AppStoreConnectKey(privateKey: key, keyId: "KEY1"), issuerId: "issuer-1", bundleId: bundleId))
+        return StoreKitPipeline(fake: fake, tokens: tokens, database: database, pool: database.pool(size: 3), api: api,
+                                http: HTTPClient(configuration: HTTPClientConfiguration(defaultTimeout: .seconds(30))), roots: roots)
+    }
+
+    func stop() async {
+        await api.stop()
+        await http.shutdown()
+        await fake.stop()
+        pool.shutdown()
+    }
+
+    // MARK: - Apple's side
+
+    /// A purchase in the fake App Store (no notification).
+    func buy(_ productId: String, type: FakeProductType = .consumable, customer: String = "customer-1", environment: String = "Production",
+             appAccountToken: UUID? = nil, expiresInSeconds: Int64? = nil) throws -> FakePurchase {
+        try fake.serverAPI.buy(FakePurchaseRequest(
+            productId: productId, type: type.rawValue, environment: environment, customer: customer,
+            appAccountToken: appAccountToken?.uuidString.lowercased(), expiresInSeconds: expiresInSeconds, notify: false))
+    }
+
+    /// What StoreKit 2 hands the app: `transaction.jwsRepresentation`, signed by the fake's CA.
+    func signed(_ purchase: FakePurchase, at date: Date = Date()) -> String {
+        fake.serverAPI.signer.signTransaction(purchase, signedAt: date)
+    }
+
+    // MARK: - The API, over HTTP
+
+    struct Answer: Sendable {
+        var status: Int
+        var body: [UInt8]
+        var contentType: String?
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:] }
+    }
+
+    func post(_ path: String, _ object: [String: Any]) async throws -> Answer {
+        let response = try await http.post(
+            url: api.baseURL + path,
+            headers: ["Authorization": "Bearer \(Self.token)", "Content-Type": "application/json"],
+            body: Array(try JSONSerialization.data(withJSONObject: object)))
+        return Answer(status: response.status, body: response.body, contentType: response[header: "Content-Type"])
+    }
+
+    func get(_ path: String) async throws -> Answer {
+        let response = try await http.send(.get, url: api.baseURL + path, headers: ["Authorization": "Bearer \(Self.token)"])
+        return Answer(status: response.status, body: response.body, contentType: response[header: "Content-Type"])
+    }
+
+    /// POST /v1/transactions with a signed transaction; the answer's job id when accepted.
+    func submit(signed jws: String, user: String, extra: [String: Any] = [:]) async throws -> Answer {
+        try await post("/v1/transactions", ["signed_transaction": jws, "user_id": user].merging(extra) { $1 })
+    }
+
+    /// The job's status once final (long-poll), or the last answer after `timeout`.
+    func final(_ id: Int, timeout: Duration = .seconds(30)) async throws -> [String: Any] {
+        let deadline = ContinuousClock.now + timeout
+        var last: [String: Any] = [:]
+        while ContinuousClock.now < deadline {
+            last = try await get("/v1/receipts/\(id)?wait=5").json
+            if last["final"] as? Bool == true { return last }
+        }
+        return last
+    }
+
+    func count(_ sql: String, _ parameters: [(any PostgresEncodable)?] = []) async throws -> Int {
+        try await pool.query(sql, parameters)[0].decode("count", as: Int.self)
+    }
+
+    // MARK: - Workers
+
+    /// App Store Server API clients for the fake, gated by the fleet's rate budget in this database.
+    func serverAPIClients(http: HTTPClient, budgetPool: PostgresPool) throws -> ServerAPIClients {
+        let gate = FleetRateLimiter(store: PostgresRateBudgetStore(pool: budgetPool), clock: ContinuousClock())
+        let configuration = ServerAPIConfiguration(productionURL: fake.serverAPIProductionURL, sandboxURL: fake.serverAPISandboxURL,
+                                                   requestTimeout: .seconds(5))
+        return ServerAPIClients(
+            production: try AppStoreServerAPIClient(environment: .production, httpClient: http, tokens: tokens, configuration: configuration, gate: gate),
+            sandbox: try AppStoreServerAPIClient(environment: .sandbox, httpClient: http, tokens: tokens, configuration: configuration, gate: gate))
+    }
+
+    /// `receiptq worker`'s transaction runner in this process: signed transactions locally, and
+    /// (with `serverAPI`) transaction ids — and receipts, with `receiptsThroughServerAPI` —
+    /// through the fake's App Store Server API. Test-sized retry delays.
+    func startRunner(name: String = "sk2-runner", serverAPI: Bool = true, receiptsThroughServerAPI: Bool = false,
+                     confirmSignedTransactions: Bool = false, acceptSandbox: Bool = true) throws -> RunningService {
+        let http = HTTPClient(configuration: HTTPClientConfiguration(defaultTimeout: .seconds(5)))
+        let workerPool = database.pool(size: 3)
+        let budgetPool = database.pool(size: 2)
+        let clients = serverAPI ? try serverAPIClients(http: http, budgetPool: budgetPool) : nil
+        var configuration = TransactionJobRunner.Configuration(name: name, receiptsThroughServerAPI: receiptsThroughServerAPI,
+                                                               lease: .seconds(30), pollInterval: .milliseconds(200),
+                                                               shutdownDeadline: .seconds(5))
+        configuration.decision = TransactionDecision(acceptSandbox: acceptSandbox,
+                                                     retryPolicy: RetryPolicy(baseDelay: .milliseconds(100), maxDelay: .seconds(1)))
+        configuration.breaker.openDuration = .milliseconds(300)
+        configuration.breaker.maxOpenDuration = .seconds(1)
+        var logger = Logger(label: "sk2-runner")
+        logger.logLevel = .critical
+        let runner = TransactionJobRunner(
+            configuration: configuration, pool: workerPool, database: database.configuration,
+            checker: TransactionChecker(verifier: try SignedTransactionVerifier(trustedRoots: roots, bundleIds: [Self.bundleId]),
+                                        serverAPI: clients, confirmSignedTransactions: confirmSignedTransactions),
+            lifecycle: JobLifecycle(), logger: logger)
+        return RunningService(runner, logger: logger, pools: [workerPool, budgetPool], http: http)
+    }
+
+    /// A verifyReceipt worker against the fake, for receipts.
+    func startReceiptWorker(name: String = "sk2-receipts") -> RunningService {
+        var configuration = WorkerConfiguration(
+            name: name, bundleIDs: [Self.bundleId], retry: RetryPolicy(baseDelay: .milliseconds(100), maxDelay: .seconds(1)),
+            apple: VerifyReceiptClientConfiguration(productionURL: fake.productionURL, sandboxURL: fake.sandboxURL))
+        configuration.pollInterval = .milliseconds(200)
+        configuration.shutdownDeadline = .seconds(5)
+        let http = HTTPClient(configuration: HTTPClientConfiguration(defaultTimeout: .seconds(5)))
+        let workerPool = database.pool(size: 3)
+        var logger = Logger(label: "sk2-receipts")
+        logger.logLevel = .critical
+        let worker = ReceiptWorker(configuration: configuration, pool: workerPool, database: database.configuration,
+                                   verifier: VerifyReceiptClient(httpClient: http, configuration: configuration.apple), logger: logger)
+        return RunningService(worker, logger: logger, pools: [workerPool], http: http)
+    }
+}
+
+/// A service running in a group of its own until stopped (gracefully, as on SIGTERM).
+struct RunningService {
+    let group: ServiceGroup
+    let task: Task<Void, Error>
+    let pools: [PostgresPool]
+    let http: HTTPClient
+
+    init(_ service: some Service, logger: Logger, pools: [PostgresPool], http: HTTPClient) {
+        let group = ServiceGroup(configuration: .init(services: [service], logger: logger))
+        self.group = group
+        self.task = Task { try await group.run() }
+        self.pools = pools
+        self.http = http
+    }
+
+    func stop() async throws {
+        await group.triggerGracefulShutdown()
+        try await task.value
+        for pool in pools { pool.shutdown() }
+        await http.shutdown()
+    }
+}
+
+/// Runs `body` with a pipeline and stops it afterwards, whatever happens.
+func withPipeline<T>(outages: [FakeOutage] = [], serverAPI change: (inout FakeServerAPIConfiguration) -> Void = { _ in },
+                     api configure: (inout APIConfiguration) -> Void = { _ in },
+                     _ body: (StoreKitPipeline) async throws -> T) async throws -> T {
+    let pipeline = try await StoreKitPipeline.start(outages: outages, serverAPI: change, api: configure)
+    do {
+        let value = try await body(pipeline)
+        await pipeline.stop()
+        return value
+    } catch {
+        await pipeline.stop()
+        throw error
+    }
+}
+
+extension StoreKitPipeline.Answer {
+    var id: Int? { json["id"] as? Int }
+}
