@@ -49,11 +49,13 @@ let package = Package(
             dependencies: ["HTTPClient"]
         ),
         // Apple's current stack: StoreKit 2 / Server Notifications V2 JWS verified against pinned
-        // roots, payload models, ES256 signing and the App Store Connect API token. Pure: no I/O.
+        // roots, payload models, ES256 signing and the App Store Connect API token; and the legacy
+        // PKCS #7 app receipt verified locally (RSA signatures, hence _CryptoExtras). Pure: no I/O.
         .target(
             name: "AppleSignedData",
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
