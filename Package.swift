@@ -213,6 +213,17 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ]
         ),
+        .testTarget(
+            name: "AppReceiptUnitTests",
+            dependencies: [
+                "AppleSignedData",
+                "AppleTestPKI",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
 
         // Integration and system tests: a real PostgreSQL (scratch database per test), the fake
         // App Store over real HTTP, `receiptq` child processes.
