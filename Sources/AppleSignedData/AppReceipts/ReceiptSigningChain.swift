@@ -13,7 +13,7 @@ struct ReceiptSigningChain {
 
     init(_ signedData: CMSSignedData, trustedRoots: [[UInt8]]) throws {
         let certificates = try signedData.certificates.enumerated().map { index, node in
-            guard node.identifier == .sequence, let certificate = try? Certificate(derEncoded: Array(node.encodedBytes)) else {
+            guard node.identifier == .sequence, let certificate = UntrustedCertificate.parse(Array(node.encodedBytes)) else {
                 throw AppReceiptVerificationError(.unparsableCertificate, "certificate \(index) is not DER X.509")
             }
             try CertificateEnvelope.check(node, index: index)
