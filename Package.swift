@@ -188,6 +188,15 @@ let package = Package(
             dependencies: ["API", "Postgres", "ReceiptQueue", .product(name: "Logging", package: "swift-log"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
         ),
+        // libFuzzer's driver declared for Swift (see its header for why), and the fuzzer of the app
+        // receipt parser and verifier. A plain build compiles `receipt-fuzz` as a replay tool, so it
+        // never rots; the fuzzing build adds `-sanitize=fuzzer,address -DFUZZING` (README, Deploy/dev).
+        // Not a product: nothing ships it.
+        .target(name: "CLibFuzzer"),
+        .executableTarget(
+            name: "receipt-fuzz",
+            dependencies: ["CLibFuzzer", "AppleSignedData", "AppleTestPKI"]
+        ),
         // A clock tests move by hand, for the pure decision types.
         .target(name: "ClockTesting"),
         // Scratch databases for the libpq layer's tests, with nothing of the domain.
