@@ -33,4 +33,21 @@ struct EncodingUnitTests {
         #expect(reason([0x1F, 0x81, 0x81, 0x81, 0x81, 0x01, 0x00]) == .malformedEncoding)
         #expect(reason([0x00, 0x00]) == .malformedEncoding)
     }
+
+    @Test func thePayloadReaderTakesDefiniteDEROnlyAndRefusesWhatRunsPastItsEnd() {
+        var cursor = DERCursor([0x04, 0x81, 0x02, 0xAA, 0xBB, 0x02, 0x02, 0x00, 0x80][...])
+        #expect(cursor.next(0x04) == [0xAA, 0xBB][...])
+        #expect(cursor.nextInteger() == 128)
+        #expect(cursor.isAtEnd)
+        for broken: [UInt8] in [[0x04, 0x03, 0x00], [0x30, 0x80, 0x00, 0x00], [0x1F, 0x81, 0x01, 0x00], [0x04], [0x04, 0x85, 0, 0, 0, 0, 1]] {
+            var reader = DERCursor(broken[...])
+            #expect(reader.next() == nil, "\(broken)")
+        }
+        for integer: [UInt8] in [[0x02, 0x02, 0x00, 0x01], [0x02, 0x02, 0xFF, 0x80], [0x02, 0x00], [0x02, 0x09, 1, 2, 3, 4, 5, 6, 7, 8, 9]] {
+            var reader = DERCursor(integer[...])
+            #expect(reader.nextInteger() == nil, "\(integer)")
+        }
+        var negative = DERCursor([0x02, 0x01, 0xFF][...])
+        #expect(negative.nextInteger() == -1)
+    }
 }

@@ -3,6 +3,8 @@ import Foundation
 import Testing
 @testable import AppleSignedData
 
+func rfc3339(_ text: String) -> Date? { RFC3339Date.parse(Array(text.utf8)[...]) }
+
 @Suite("App receipts: the payload's fields")
 struct PayloadDecodingTests {
     let verifier = try! makeVerifier()
@@ -55,14 +57,14 @@ struct PayloadDecodingTests {
     }
 
     @Test func datesAreReadInTheShapesReceiptsUse() throws {
-        #expect(RFC3339Date.parse("2025-06-15T15:06:40Z".utf8) == reference)
-        #expect(RFC3339Date.parse("2025-06-15T15:06:40.250Z".utf8) == reference.addingTimeInterval(0.25))
-        #expect(RFC3339Date.parse("2025-06-15T23:06:40+0800".utf8) == reference)
-        #expect(RFC3339Date.parse("2025-06-15T08:06:40-07:00".utf8) == reference)
-        #expect(RFC3339Date.parse("4001-01-01T00:00:00Z".utf8) == Date(timeIntervalSince1970: 64_092_211_200))
-        #expect(RFC3339Date.parse("2024-02-29T00:00:00Z".utf8) != nil)
+        #expect(rfc3339("2025-06-15T15:06:40Z") == reference)
+        #expect(rfc3339("2025-06-15T15:06:40.250Z") == reference.addingTimeInterval(0.25))
+        #expect(rfc3339("2025-06-15T23:06:40+0800") == reference)
+        #expect(rfc3339("2025-06-15T08:06:40-07:00") == reference)
+        #expect(rfc3339("4001-01-01T00:00:00Z") == Date(timeIntervalSince1970: 64_092_211_200))
+        #expect(rfc3339("2024-02-29T00:00:00Z") != nil)
         for bad in ["2025-02-29T00:00:00Z", "2025-13-01T00:00:00Z", "2025-06-15 15:06Z", "2025-06-15T15:06:40", "2025-06-15T15:06:40Zjunk", "", "yesterday"] {
-            #expect(RFC3339Date.parse(bad.utf8) == nil, "\(bad)")
+            #expect(rfc3339(bad) == nil, "\(bad)")
         }
     }
 }

@@ -37,7 +37,8 @@ public struct AppReceiptVerificationError: Error, Sendable, Hashable, CustomStri
         case digestMismatch
         /// The signature does not verify under the signer certificate's key.
         case badSignature
-        /// The content is not a SET of receipt attributes.
+        /// The content is not a DER SET of receipt attributes (Apple writes the payload in DER even
+        /// inside its BER container; the receipts of Apple's library tests and of Xcode do too).
         case malformedPayload
         /// A field this code interprets has a value of the wrong ASN.1 type or form.
         case unparsableAttribute

@@ -4,8 +4,8 @@ import Foundation
 /// the offset without a colon (`+0800`), some tools add fractional seconds; both are read. Parsed by
 /// hand because `ISO8601DateFormatter` is slow and needs one format per shape.
 enum RFC3339Date {
-    static func parse(_ text: some Collection<UInt8>) -> Date? {
-        var reader = Reader(bytes: Array(text))
+    static func parse(_ text: ArraySlice<UInt8>) -> Date? {
+        var reader = Reader(bytes: text)
         guard let year = reader.digits(4), reader.skip("-"), let month = reader.digits(2), reader.skip("-"),
               let day = reader.digits(2), reader.skip("T") || reader.skip("t") || reader.skip(" "),
               let hour = reader.digits(2), reader.skip(":"), let minute = reader.digits(2), reader.skip(":"),
@@ -20,7 +20,7 @@ enum RFC3339Date {
                 scale /= 10
                 count += 1
             }
-            guard (1...9).contains(count) else { return nil }
+            guard count >= 1, count <= 9 else { return nil }
         }
         var offset = 0
         if reader.skip("Z") || reader.skip("z") {
@@ -32,7 +32,7 @@ enum RFC3339Date {
             guard let minutes = reader.digits(2), hours < 24, minutes < 60 else { return nil }
             offset = sign * (hours * 3600 + minutes * 60)
         }
-        guard reader.atEnd, (1...12).contains(month), (1...daysIn(month, of: year)).contains(day),
+        guard reader.atEnd, month >= 1, month <= 12, day >= 1, day <= daysIn(month, of: year),
               hour < 24, minute < 60, second <= 60
         else { return nil }
         let seconds = daysSinceEpoch(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offset
@@ -58,24 +58,30 @@ enum RFC3339Date {
     }
 
     private struct Reader {
-        let bytes: [UInt8]
-        var index = 0
+        let bytes: ArraySlice<UInt8>
+        var index: Int
 
-        var atEnd: Bool { index == bytes.count }
+        init(bytes: ArraySlice<UInt8>) {
+            self.bytes = bytes
+            index = bytes.startIndex
+        }
+
+        var atEnd: Bool { index == bytes.endIndex }
 
         mutating func skip(_ character: Unicode.Scalar) -> Bool {
-            guard index < bytes.count, bytes[index] == UInt8(ascii: character) else { return false }
+            guard index < bytes.endIndex, bytes[index] == UInt8(ascii: character) else { return false }
             index += 1
             return true
         }
 
         /// Exactly `count` ASCII digits as a number.
         mutating func digits(_ count: Int) -> Int? {
-            guard index + count <= bytes.count else { return nil }
+            guard index + count <= bytes.endIndex else { return nil }
             var value = 0
-            for byte in bytes[index..<(index + count)] {
-                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            for offset in index..<(index + count) {
+                let digit = bytes[offset] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int(digit)
             }
             index += count
             return value

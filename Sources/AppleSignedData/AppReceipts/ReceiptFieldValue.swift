@@ -1,37 +1,37 @@
 import Foundation
-import SwiftASN1
 
-/// Reads the value octets of one receipt field as the ASN.1 type Apple's field table gives it.
-/// A field of the wrong type or form refuses the receipt (`unparsableAttribute`): silently dropping
-/// a bundle id or a transaction id would hide a problem, not tolerate one.
+/// Reads the value octets of one receipt field as the ASN.1 type Apple's field table gives it: a
+/// single primitive element of definite length filling the value exactly. A field of the wrong
+/// type or form refuses the receipt (`unparsableAttribute`): silently dropping a bundle id or a
+/// transaction id would hide a problem, not tolerate one.
 struct ReceiptFieldValue {
     let type: Int
-    let value: [UInt8]
-    let limits: AppReceiptLimits
+    let value: ArraySlice<UInt8>
 
     /// A UTF8String; Apple is not consistent about string types, so IA5String and PrintableString too.
     func string() throws -> String {
-        let node = try element()
-        guard [.utf8String, .ia5String, .printableString].contains(node.identifier),
-              case .primitive(let bytes) = node.content,
-              let string = String(validating: bytes, as: UTF8.self)
-        else { throw failure("not a UTF-8 string") }
+        let element = try element()
+        guard element.tag == 0x0C || element.tag == 0x16 || element.tag == 0x13,
+              let string = String(validating: element.contents, as: UTF8.self)
+        else {
+            throw failure("not a UTF-8 string")
+        }
         return string
     }
 
     /// An RFC 3339 date in an IA5String; the empty string, which Apple writes for "none", is `nil`.
     func date() throws -> Date? {
-        let text = try string()
-        guard !text.isEmpty else { return nil }
-        guard let date = RFC3339Date.parse(text.utf8) else { throw failure("not an RFC 3339 date") }
+        let element = try element()
+        guard element.tag == 0x16 || element.tag == 0x0C else { throw failure("not a date string") }
+        guard !element.contents.isEmpty else { return nil }
+        guard let date = RFC3339Date.parse(element.contents) else { throw failure("not an RFC 3339 date") }
         return date
     }
 
+    /// A minimally encoded INTEGER that fits `Int64`.
     func integer() throws -> Int64 {
-        let node = try element()
-        guard node.identifier == .integer, let value = try? Int64(berEncoded: node) else {
-            throw failure("not an INTEGER that fits 64 bits")
-        }
+        var cursor = DERCursor(value)
+        guard let value = cursor.nextInteger(), cursor.isAtEnd else { throw failure("not an INTEGER that fits 64 bits") }
         return value
     }
 
@@ -49,11 +49,12 @@ struct ReceiptFieldValue {
         AppReceiptVerificationError(.unparsableAttribute, "field \(type): \(problem)")
     }
 
-    func element() throws -> ASN1Node {
-        do {
-            return try ReceiptASN1.parse(value[...], limits: limits)
-        } catch let error as AppReceiptVerificationError {
-            throw failure(error.reason.summary)
+    /// The one primitive element `value` must consist of.
+    private func element() throws -> DERCursor.Element {
+        var cursor = DERCursor(value)
+        guard let element = cursor.next(), element.tag & 0x20 == 0, cursor.isAtEnd else {
+            throw failure("not one primitive element")
         }
+        return element
     }
 }

@@ -1,55 +1,44 @@
-import SwiftASN1
-
 /// Decodes a receipt payload — `SET OF ReceiptAttribute`, in-app purchases nested as SETs in field
-/// 17 — into an `AppReceipt`. Also reads Xcode's double-wrapped payload (the SET inside one more
-/// OCTET STRING). Unknown field types are kept raw; a known field twice refuses the receipt, since
-/// which of two bundle ids would count is anyone's guess.
+/// 17 — into an `AppReceipt`, reading the DER in place (`DERCursor`). Also reads Xcode's
+/// double-wrapped payload (the SET inside one more OCTET STRING). Unknown field types are kept
+/// raw; a known field twice refuses the receipt, since which of two bundle ids would count is
+/// anyone's guess.
 enum ReceiptPayloadDecoder {
-    static func decode(_ content: [UInt8], limits: AppReceiptLimits) throws -> AppReceipt {
+    static func decode(_ content: [UInt8]) throws -> AppReceipt {
         var receipt = AppReceipt()
-        var seen = Set<Int>()
-        for attribute in try attributes(of: content, limits: limits, failure: .malformedPayload, what: "payload") {
-            let field = ReceiptFieldValue(type: attribute.type, value: attribute.value, limits: limits)
-            if attribute.type != ReceiptFieldType.inAppPurchase, known.contains(attribute.type) {
-                guard seen.insert(attribute.type).inserted else { throw field.failure("appears twice") }
+        var seen: UInt32 = 0
+        try forEachAttribute(in: content[...], failure: .malformedPayload, what: "payload") { attribute in
+            let field = ReceiptFieldValue(type: attribute.type, value: attribute.value)
+            if attribute.type < 32, attribute.type != ReceiptFieldType.inAppPurchase {
+                guard seen & 1 << attribute.type == 0 else { throw field.failure("appears twice") }
+                seen |= 1 << attribute.type
             }
             switch attribute.type {
             case ReceiptFieldType.receiptType: receipt.receiptType = try field.string()
             case ReceiptFieldType.bundleId: receipt.bundleId = try field.string()
             case ReceiptFieldType.appVersion: receipt.appVersion = try field.string()
-            case ReceiptFieldType.opaqueValue: receipt.opaqueValue = attribute.value
-            case ReceiptFieldType.sha1Hash: receipt.sha1Hash = attribute.value
+            case ReceiptFieldType.opaqueValue: receipt.opaqueValue = Array(attribute.value)
+            case ReceiptFieldType.sha1Hash: receipt.sha1Hash = Array(attribute.value)
             case ReceiptFieldType.creationDate: receipt.creationDate = try field.date()
-            case ReceiptFieldType.inAppPurchase: receipt.purchases.append(try purchase(attribute.value, limits: limits))
+            case ReceiptFieldType.inAppPurchase: receipt.purchases.append(try purchase(attribute.value))
             case ReceiptFieldType.originalPurchaseDate: receipt.originalPurchaseDate = try field.date()
             case ReceiptFieldType.originalAppVersion: receipt.originalAppVersion = try field.string()
             case ReceiptFieldType.expirationDate: receipt.expirationDate = try field.date()
-            default: receipt.otherAttributes.append(attribute)
+            default: receipt.otherAttributes.append(AppReceiptAttribute(type: attribute.type, version: attribute.version, value: Array(attribute.value)))
             }
         }
         return receipt
     }
 
-    private static let known: Set<Int> = [
-        ReceiptFieldType.receiptType, ReceiptFieldType.bundleId, ReceiptFieldType.appVersion, ReceiptFieldType.opaqueValue,
-        ReceiptFieldType.sha1Hash, ReceiptFieldType.creationDate, ReceiptFieldType.originalPurchaseDate,
-        ReceiptFieldType.originalAppVersion, ReceiptFieldType.expirationDate,
-    ]
-
-    private static let knownInPurchase: Set<Int> = [
-        ReceiptFieldType.quantity, ReceiptFieldType.productId, ReceiptFieldType.transactionId, ReceiptFieldType.purchaseDate,
-        ReceiptFieldType.originalTransactionId, ReceiptFieldType.originalTransactionPurchaseDate, ReceiptFieldType.subscriptionExpirationDate,
-        ReceiptFieldType.webOrderLineItemId, ReceiptFieldType.cancellationDate, ReceiptFieldType.isInTrialPeriod,
-        ReceiptFieldType.isInIntroOfferPeriod, ReceiptFieldType.promotionalOfferId,
-    ]
-
-    private static func purchase(_ value: [UInt8], limits: AppReceiptLimits) throws -> AppReceiptPurchase {
+    private static func purchase(_ value: ArraySlice<UInt8>) throws -> AppReceiptPurchase {
         var purchase = AppReceiptPurchase()
-        var seen = Set<Int>()
-        for attribute in try attributes(of: value, limits: limits, failure: .unparsableAttribute, what: "field 17") {
-            let field = ReceiptFieldValue(type: attribute.type, value: attribute.value, limits: limits)
-            if knownInPurchase.contains(attribute.type) {
-                guard seen.insert(attribute.type).inserted else { throw field.failure("appears twice in one purchase") }
+        var seen: UInt32 = 0
+        try forEachAttribute(in: value, failure: .unparsableAttribute, what: "field 17") { attribute in
+            let field = ReceiptFieldValue(type: attribute.type, value: attribute.value)
+            if (1701...1731).contains(attribute.type) {
+                let bit: UInt32 = 1 << (attribute.type - 1700)
+                guard seen & bit == 0 else { throw field.failure("appears twice in one purchase") }
+                seen |= bit
             }
             switch attribute.type {
             case ReceiptFieldType.quantity: purchase.quantity = try field.count()
@@ -64,40 +53,45 @@ enum ReceiptPayloadDecoder {
             case ReceiptFieldType.isInTrialPeriod: purchase.isInTrialPeriod = try field.flag()
             case ReceiptFieldType.isInIntroOfferPeriod: purchase.isInIntroOfferPeriod = try field.flag()
             case ReceiptFieldType.promotionalOfferId: purchase.promotionalOfferId = try field.string()
-            default: purchase.otherAttributes.append(attribute)
+            default: purchase.otherAttributes.append(AppReceiptAttribute(type: attribute.type, version: attribute.version, value: Array(attribute.value)))
             }
         }
         return purchase
     }
 
-    /// The attributes of a `SET OF ReceiptAttribute` given as BER bytes, unwrapping one OCTET STRING
-    /// around it (Xcode's double wrap).
-    private static func attributes(
-        of bytes: [UInt8], limits: AppReceiptLimits, failure reason: AppReceiptVerificationError.Reason, what: String
-    ) throws -> [AppReceiptAttribute] {
-        var node = try parse(bytes, limits: limits, failure: reason, what: what)
-        if node.identifier == .octetString {
-            node = try parse(try node.octetString(reason, what), limits: limits, failure: reason, what: what)
-        }
-        guard node.identifier == .set else {
-            throw AppReceiptVerificationError(reason, "\(what) is not a SET of receipt attributes")
-        }
-        return try node.children(reason, what).map { element in
-            let fields = try element.children(reason, "\(what) attribute")
-            guard element.identifier == .sequence, fields.count == 3,
-                  fields[0].identifier == .integer, fields[1].identifier == .integer,
-                  let type = Int(exactly: try fields[0].integer(reason, "\(what) attribute type")),
-                  let version = Int(exactly: try fields[1].integer(reason, "\(what) attribute version"))
-            else { throw AppReceiptVerificationError(reason, "\(what) attribute is not SEQUENCE { type, version, value }") }
-            return AppReceiptAttribute(type: type, version: version, value: try fields[2].octetString(reason, "\(what) attribute value"))
-        }
+    /// `ReceiptAttribute ::= SEQUENCE { type INTEGER, version INTEGER, value OCTET STRING }`, its
+    /// value left in place.
+    private struct Attribute {
+        var type: Int
+        var version: Int
+        var value: ArraySlice<UInt8>
     }
 
-    private static func parse(_ bytes: [UInt8], limits: AppReceiptLimits, failure reason: AppReceiptVerificationError.Reason, what: String) throws -> ASN1Node {
-        do {
-            return try ReceiptASN1.parse(bytes[...], limits: limits)
-        } catch let error as AppReceiptVerificationError {
-            throw AppReceiptVerificationError(reason, "\(what): \(error.reason.summary)")
+    /// Calls `body` with each attribute of a DER `SET OF ReceiptAttribute` that fills `bytes`
+    /// exactly, or fills the one OCTET STRING that does (Xcode's double wrap).
+    private static func forEachAttribute(
+        in bytes: ArraySlice<UInt8>, failure reason: AppReceiptVerificationError.Reason, what: String, _ body: (Attribute) throws -> Void
+    ) throws {
+        var outer = DERCursor(bytes)
+        if bytes.first == 0x04 {
+            guard let wrapped = outer.next(0x04), outer.isAtEnd else {
+                throw AppReceiptVerificationError(reason, "\(what) is not one OCTET STRING")
+            }
+            outer = DERCursor(wrapped)
+        }
+        guard let set = outer.next(0x31), outer.isAtEnd else {
+            throw AppReceiptVerificationError(reason, "\(what) is not a DER SET of receipt attributes")
+        }
+        var attributes = DERCursor(set)
+        while !attributes.isAtEnd {
+            guard let sequence = attributes.next(0x30) else {
+                throw AppReceiptVerificationError(reason, "\(what) holds an element that is not a SEQUENCE")
+            }
+            var fields = DERCursor(sequence)
+            guard let type = fields.nextInteger().flatMap(Int.init(exactly:)), let version = fields.nextInteger().flatMap(Int.init(exactly:)),
+                  let value = fields.next(0x04), fields.isAtEnd
+            else { throw AppReceiptVerificationError(reason, "\(what) attribute is not SEQUENCE { type, version, value }") }
+            try body(Attribute(type: type, version: version, value: value))
         }
     }
 }

@@ -22,7 +22,7 @@ public struct UnverifiedAppReceipt: Sendable {
     /// Parses a receipt given as its BER/DER bytes.
     public init(der bytes: [UInt8], limits: AppReceiptLimits = AppReceiptLimits()) throws {
         let signedData = try CMSSignedData(der: bytes, limits: limits)
-        contents = try ReceiptPayloadDecoder.decode(signedData.content, limits: limits)
+        contents = try ReceiptPayloadDecoder.decode(signedData.content)
         digestAlgorithm = signedData.signer.digestAlgorithm
         hasSignedAttributes = signedData.signer.signedAttributes != nil
         certificateCount = signedData.certificates.count
