@@ -31,6 +31,15 @@ struct ChainRefusalTests {
         #expect(await refusal { try await verifier.verify(der: try mint(by: identity)) } == .chainNotTrusted)
     }
 
+    @Test func aSelfSignedSignerLikeXcodesStoreKitCertificateIsNotTrusted() async throws {
+        var options = TestPKI.Options()
+        options.reference = reference
+        let (certificate, key) = try TestPKI(options).selfSignedLeaf()
+        let identity = ReceiptSigningIdentity(certificate: certificate, key: .p256(key), certificates: [certificate])
+        let verifier = try makeVerifier(trusting: [certificate], environments: [.xcode])
+        #expect(await refusal { try await verifier.verify(der: try mint(sampleReceipt(environment: .xcode), by: identity) { $0.xcodeDoubleWrap = true }) } == .chainNotTrusted)
+    }
+
     @Test func aCertificateThatIsNeitherOnThePathNorATrustedRootIsRefused() async throws {
         let stranger = try makePKI()
         var identity = pki.receiptSigner

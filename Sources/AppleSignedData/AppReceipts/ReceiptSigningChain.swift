@@ -23,6 +23,9 @@ struct ReceiptSigningChain {
             throw AppReceiptVerificationError(.missingCertificates, "no certificate matches the signer identifier")
         }
         let leaf = certificates[leafIndex]
+        guard leaf.subject != leaf.issuer else {
+            throw AppReceiptVerificationError(.chainNotTrusted, "the signer is self-signed (as Xcode's StoreKit test receipts are)")
+        }
         guard let intermediateIndex = certificates.indices.first(where: { $0 != leafIndex && certificates[$0].subject == leaf.issuer }) else {
             throw AppReceiptVerificationError(.missingCertificates, "no certificate issued the signer's")
         }
