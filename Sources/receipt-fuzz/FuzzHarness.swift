@@ -12,7 +12,7 @@ final class FuzzHarness: Sendable {
     let ec: TestPKI
     let verifier: AppReceiptVerifier
     /// The contents this process signed: the only ones a verified receipt may carry.
-    let signedContents: [AppReceipt]
+    let signedContents: [AppReceiptContents]
     let seeds: [[UInt8]]
 
     init() throws {
@@ -55,7 +55,7 @@ final class FuzzHarness: Sendable {
         return accepted
     }
 
-    private func check(_ result: Result<AppReceipt, any Error>) -> Bool {
+    private func check(_ result: Result<AppReceiptContents, any Error>) -> Bool {
         switch result {
         case .success(let receipt):
             guard signedContents.contains(receipt) else { fatalError("accepted a receipt whose content this process never signed") }
@@ -67,7 +67,7 @@ final class FuzzHarness: Sendable {
     }
 
     /// The verifier is async (chain building is); libFuzzer's callback is not.
-    private func verifyBlocking(_ body: @escaping @Sendable (AppReceiptVerifier) async throws -> AppReceipt) -> Result<AppReceipt, any Error> {
+    private func verifyBlocking(_ body: @escaping @Sendable (AppReceiptVerifier) async throws -> AppReceiptContents) -> Result<AppReceiptContents, any Error> {
         let box = ResultBox()
         let done = DispatchSemaphore(value: 0)
         let verifier = self.verifier
@@ -83,7 +83,7 @@ final class FuzzHarness: Sendable {
 /// Hands a result from the verifying task to the blocked callback.
 private final class ResultBox: @unchecked Sendable {
     // @unchecked: written once by the task before the semaphore is signalled, read after the wait.
-    private var result: Result<AppReceipt, any Error>?
-    func set(_ value: Result<AppReceipt, any Error>) { result = value }
-    func get() -> Result<AppReceipt, any Error> { result! }
+    private var result: Result<AppReceiptContents, any Error>?
+    func set(_ value: Result<AppReceiptContents, any Error>) { result = value }
+    func get() -> Result<AppReceiptContents, any Error> { result! }
 }

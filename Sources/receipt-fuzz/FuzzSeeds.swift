@@ -5,7 +5,7 @@ import Foundation
 /// Seed receipts for the fuzzer: every layout the signer makes, RSA and EC, with a range of
 /// payloads, so that the corpus starts deep in every branch of the parser.
 enum FuzzSeeds {
-    static func contents(createdAt: Date) -> [AppReceipt] {
+    static func contents(createdAt: Date) -> [AppReceiptContents] {
         let purchase = AppReceiptPurchase(
             quantity: 2, productId: "coins.100", transactionId: "1000000000000001", purchaseDate: createdAt.addingTimeInterval(-60),
             originalTransactionId: "1000000000000001", originalPurchaseDate: createdAt.addingTimeInterval(-60)
@@ -17,7 +17,7 @@ enum FuzzSeeds {
             cancellationDate: createdAt, isInTrialPeriod: false, isInIntroOfferPeriod: true, promotionalOfferId: "intro",
             otherAttributes: [AppReceiptAttribute(type: 1707, value: [0x02, 0x01, 0x03])]
         )
-        let full = AppReceipt(
+        let full = AppReceiptContents(
             receiptType: "Production", bundleId: "com.example.fuzz", appVersion: "7", opaqueValue: [1, 2, 3, 4, 5, 6, 7, 8],
             sha1Hash: Array(repeating: 0x11, count: 20), creationDate: createdAt, purchases: [purchase, period],
             originalPurchaseDate: createdAt.addingTimeInterval(-365 * 86_400), originalAppVersion: "1.0",
@@ -26,12 +26,12 @@ enum FuzzSeeds {
         var sandbox = full
         sandbox.receiptType = "ProductionSandbox"
         sandbox.purchases = [purchase]
-        var empty = AppReceipt(receiptType: "Production", bundleId: "com.example.fuzz", creationDate: createdAt)
+        var empty = AppReceiptContents(receiptType: "Production", bundleId: "com.example.fuzz", creationDate: createdAt)
         empty.expirationDate = createdAt.addingTimeInterval(86_400)
         return [full, sandbox, empty]
     }
 
-    static func receipts(_ contents: [AppReceipt], rsa: RSATestPKI, ec: TestPKI) throws -> [[UInt8]] {
+    static func receipts(_ contents: [AppReceiptContents], rsa: RSATestPKI, ec: TestPKI) throws -> [[UInt8]] {
         var layouts: [AppReceiptSigner.Options] = [AppReceiptSigner.Options()]
         var der = AppReceiptSigner.Options()
         der.encoding = .der

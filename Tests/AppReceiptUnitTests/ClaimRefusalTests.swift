@@ -31,9 +31,9 @@ struct ClaimRefusalTests {
     }
 
     @Test func volumePurchaseReceiptTypesNameTheirEnvironment() {
-        #expect(AppReceipt(receiptType: "ProductionVPP").environment == .production)
-        #expect(AppReceipt(receiptType: "ProductionVPPSandbox").environment == .sandbox)
-        #expect(AppReceipt(receiptType: "Xcode").environment == .xcode)
+        #expect(AppReceiptContents(receiptType: "ProductionVPP").environment == .production)
+        #expect(AppReceiptContents(receiptType: "ProductionVPPSandbox").environment == .sandbox)
+        #expect(AppReceiptContents(receiptType: "Xcode").environment == .xcode)
     }
 
     @Test func refusalsNeverRepeatTheReceiptsValues() async throws {

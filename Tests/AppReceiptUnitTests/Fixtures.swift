@@ -22,9 +22,9 @@ let pki = try! makePKI()
 
 /// A sandbox receipt made at `reference` with every field set: a consumable, a subscription period
 /// (in a trial, then refunded) and fields of types this code does not know.
-func sampleReceipt(environment: AppStoreEnvironment = .sandbox, bundle: String = bundleId, createdAt: Date = reference) -> AppReceipt {
-    AppReceipt(
-        receiptType: AppReceipt.receiptType(for: environment),
+func sampleReceipt(environment: AppStoreEnvironment = .sandbox, bundle: String = bundleId, createdAt: Date = reference) -> AppReceiptContents {
+    AppReceiptContents(
+        receiptType: AppReceiptContents.receiptType(for: environment),
         bundleId: bundle,
         appVersion: "42",
         opaqueValue: [0x5A, 0x0B, 0xC3, 0x01, 0xFE, 0x00, 0x7F, 0x80],
@@ -68,7 +68,7 @@ func makeVerifier(
 
 /// `receipt` minted by `identity` (default: the suite PKI's leaf) in Apple's shape unless changed.
 func mint(
-    _ receipt: AppReceipt = sampleReceipt(),
+    _ receipt: AppReceiptContents = sampleReceipt(),
     by identity: ReceiptSigningIdentity = pki.receiptSigner,
     _ change: (inout AppReceiptSigner.Options) -> Void = { _ in }
 ) throws -> [UInt8] {

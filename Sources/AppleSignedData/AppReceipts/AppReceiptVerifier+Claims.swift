@@ -1,7 +1,7 @@
 extension AppReceiptVerifier.Configuration {
     /// Is this verified receipt for this app and an accepted environment? A pure decision. The
     /// receipt's own values never reach the error: they are unverified input to whoever logs it.
-    public func checkClaims(of receipt: AppReceipt) throws {
+    public func checkClaims(of receipt: AppReceiptContents) throws {
         guard let bundleId = receipt.bundleId else {
             throw AppReceiptVerificationError(.bundleIdMismatch, "bundle id missing")
         }

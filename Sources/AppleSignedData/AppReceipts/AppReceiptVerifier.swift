@@ -46,12 +46,12 @@ public final class AppReceiptVerifier: Sendable {
     }
 
     /// Verifies a base64 receipt (whitespace and line breaks allowed) and decodes it.
-    public func verify(base64 text: some StringProtocol) async throws -> AppReceipt {
+    public func verify(base64 text: some StringProtocol) async throws -> AppReceiptContents {
         try await verify(der: ReceiptBase64.decode(text, maximumBytes: configuration.limits.maximumBytes))
     }
 
     /// Verifies a receipt given as its BER/DER bytes and decodes it.
-    public func verify(der bytes: [UInt8]) async throws -> AppReceipt {
+    public func verify(der bytes: [UInt8]) async throws -> AppReceiptContents {
         let signedData = try CMSSignedData(der: bytes, limits: configuration.limits)
         let cacheKey = ReceiptChainCache.key(for: signedData)
         let cached = cache.entry(for: cacheKey)

@@ -1,11 +1,11 @@
 /// Decodes a receipt payload — `SET OF ReceiptAttribute`, in-app purchases nested as SETs in field
-/// 17 — into an `AppReceipt`, reading the DER in place (`DERCursor`). Also reads Xcode's
+/// 17 — into an `AppReceiptContents`, reading the DER in place (`DERCursor`). Also reads Xcode's
 /// double-wrapped payload (the SET inside one more OCTET STRING). Unknown field types are kept
 /// raw; a known field twice refuses the receipt, since which of two bundle ids would count is
 /// anyone's guess.
 enum ReceiptPayloadDecoder {
-    static func decode(_ content: [UInt8]) throws -> AppReceipt {
-        var receipt = AppReceipt()
+    static func decode(_ content: [UInt8]) throws -> AppReceiptContents {
+        var receipt = AppReceiptContents()
         var seen: UInt32 = 0
         try forEachAttribute(in: content[...], failure: .malformedPayload, what: "payload") { attribute in
             let field = ReceiptFieldValue(type: attribute.type, value: attribute.value)

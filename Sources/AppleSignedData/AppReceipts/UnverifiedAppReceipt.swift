@@ -6,7 +6,7 @@ import X509
 /// diagnostics. Anything that grants a purchase uses `AppReceiptVerifier`.
 public struct UnverifiedAppReceipt: Sendable {
     /// What the receipt claims. Unverified.
-    public var contents: AppReceipt
+    public var contents: AppReceiptContents
     /// The signer's digest algorithm.
     public var digestAlgorithm: AppReceiptDigestAlgorithm
     /// Whether the signer signed attributes (Apple's receipts do not; most CMS tools do).

@@ -2,13 +2,13 @@ import AppleSignedData
 import Foundation
 import SwiftASN1
 
-/// Encodes an `AppReceipt` as Apple's receipt payload: a SET of `ReceiptAttribute` in ascending
+/// Encodes an `AppReceiptContents` as Apple's receipt payload: a SET of `ReceiptAttribute` in ascending
 /// field type (Apple's order, not DER's sorted SET OF), each purchase a nested SET in field 17.
 /// Strings are UTF8String, dates IA5String RFC 3339 in whole seconds, flags INTEGER 0/1; absent
 /// fields are left out, except a purchase's expiration and cancellation dates, which Apple writes
 /// as empty strings. `otherAttributes` go in by type, after known fields of the same type.
 public enum AppReceiptPayloadEncoder {
-    public static func encode(_ receipt: AppReceipt) -> [UInt8] {
+    public static func encode(_ receipt: AppReceiptContents) -> [UInt8] {
         var fields: [AppReceiptAttribute] = []
         func add(_ type: Int, _ value: [UInt8]?) {
             if let value { fields.append(AppReceiptAttribute(type: type, value: value)) }

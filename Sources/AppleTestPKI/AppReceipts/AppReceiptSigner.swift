@@ -5,7 +5,7 @@ import Foundation
 import SwiftASN1
 import X509
 
-/// Mints app receipts: an `AppReceipt` encoded as Apple's payload, signed by a receipt signing
+/// Mints app receipts: an `AppReceiptContents` encoded as Apple's payload, signed by a receipt signing
 /// identity, in a real PKCS #7 signed-data container. By default in the shape of Apple's own
 /// receipts (indefinite lengths, content in segments, no signed attributes, `rsaEncryption` named
 /// as the signature algorithm); `Options` selects the shapes other tools produce.
@@ -22,12 +22,12 @@ public struct AppReceiptSigner: Sendable {
     }
 
     /// The receipt as BER/DER bytes.
-    public func sign(_ receipt: AppReceipt) throws -> [UInt8] {
+    public func sign(_ receipt: AppReceiptContents) throws -> [UInt8] {
         try sign(content: AppReceiptPayloadEncoder.encode(receipt))
     }
 
     /// The receipt as base64, as apps send it; with `lineLength`, broken into lines as some clients do.
-    public func signBase64(_ receipt: AppReceipt, lineLength: Int? = nil) throws -> String {
+    public func signBase64(_ receipt: AppReceiptContents, lineLength: Int? = nil) throws -> String {
         Self.base64(try sign(receipt), lineLength: lineLength)
     }
 

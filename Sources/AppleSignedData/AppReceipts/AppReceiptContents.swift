@@ -6,8 +6,9 @@ import Foundation
 /// A plain value: the verifier returns it only after the signature, chain, bundle id and environment
 /// checked out; the test PKI's receipt signer takes it as input, so the fake App Store mints and
 /// decodes the same type. Every field is optional because Apple documents fields it does not always
-/// send; dates are whole seconds, as Apple writes them.
-public struct AppReceipt: Hashable, Sendable {
+/// send; dates are whole seconds, as Apple writes them. (Not `AppReceipt`: the `AppStore` module's
+/// verifyReceipt response already has one, and the worker will import both.)
+public struct AppReceiptContents: Hashable, Sendable {
     /// [0] Where the receipt was made: `Production`, `ProductionSandbox`, `Xcode`, … (see
     /// `environment`). Not in Apple's public field table, but in every receipt and in Apple's library.
     public var receiptType: String?

@@ -1,4 +1,4 @@
-extension AppReceipt {
+extension AppReceiptContents {
     /// The environment the receipt type names: `Production` and `ProductionVPP` are production,
     /// `ProductionSandbox` and `ProductionVPPSandbox` the sandbox (TestFlight, App Review), `Xcode`
     /// StoreKit testing. `nil` for a type this code does not know, which no configuration accepts:
