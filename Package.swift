@@ -51,11 +51,13 @@ let package = Package(
             dependencies: ["HTTPClient"]
         ),
         // Apple's current stack: StoreKit 2 / Server Notifications V2 JWS verified against pinned
-        // roots, payload models, ES256 signing and the App Store Connect API token. Pure: no I/O.
+        // roots, payload models, ES256 signing and the App Store Connect API token; and the legacy
+        // PKCS #7 app receipt verified locally (RSA signatures, hence _CryptoExtras). Pure: no I/O.
         .target(
             name: "AppleSignedData",
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
@@ -233,6 +235,15 @@ let package = Package(
             dependencies: ["API", "Postgres", "ReceiptQueue", .product(name: "Logging", package: "swift-log"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
         ),
+        // libFuzzer's driver declared for Swift (see its header for why), and the fuzzer of the app
+        // receipt parser and verifier. A plain build compiles `receipt-fuzz` as a replay tool, so it
+        // never rots; the fuzzing build adds `-sanitize=fuzzer,address -DFUZZING` (README, Deploy/dev).
+        // Not a product: nothing ships it.
+        .target(name: "CLibFuzzer"),
+        .executableTarget(
+            name: "receipt-fuzz",
+            dependencies: ["CLibFuzzer", "AppleSignedData", "AppleTestPKI"]
+        ),
         // A clock tests move by hand, for the pure decision types.
         .target(name: "ClockTesting"),
         // Scratch databases for the libpq layer's tests, with nothing of the domain.
@@ -261,6 +272,17 @@ let package = Package(
                 "AppleTestPKI",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
+            ]
+        ),
+        .testTarget(
+            name: "AppReceiptUnitTests",
+            dependencies: [
+                "AppleSignedData",
+                "AppleTestPKI",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
 

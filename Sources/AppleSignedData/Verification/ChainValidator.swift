@@ -3,8 +3,9 @@ import Foundation
 import SwiftASN1
 @_spi(FixedExpiryValidationTime) import X509
 
-/// Validates a JWS signing chain with swift-certificates' `Verifier` against the configured roots
-/// only, and turns a failure into one distinct reason.
+/// Validates an Apple signing chain (a JWS `x5c`, or the certificates of an app receipt) with
+/// swift-certificates' `Verifier` against the configured roots only, and turns a failure into one
+/// distinct reason.
 struct ChainValidator: Sendable {
     let roots: CertificateStore
     let revocationChecking: SignedDataVerifier.RevocationChecking
@@ -18,6 +19,20 @@ struct ChainValidator: Sendable {
     }
 
     func validate(leaf: Certificate, intermediate: Certificate, at time: Date, now: Date) async throws -> ValidatedChain {
+        let certificates = try await validatedChain(leaf: leaf, intermediate: intermediate, at: time, now: now)
+        guard let key = P256.Signing.PublicKey(certificates[0].publicKey) else {
+            throw SignedDataVerificationError(.unparsableCertificate, "leaf key is not P-256")
+        }
+        return ValidatedChain(
+            leafKey: LeafKey(key: key),
+            notBefore: certificates.map(\.notValidBefore).max()!,
+            notAfter: certificates.map(\.notValidAfter).min()!
+        )
+    }
+
+    /// The validated chain — leaf, intermediate, the configured root — whatever the leaf's key type:
+    /// JWS leaves are P-256 (checked by `validate`), app receipt leaves are RSA.
+    func validatedChain(leaf: Certificate, intermediate: Certificate, at time: Date, now: Date) async throws -> [Certificate] {
         let result: CertificateValidationResult
         switch revocationChecking {
         case .off:
@@ -37,15 +52,7 @@ struct ChainValidator: Sendable {
         }
         switch result {
         case .validCertificate(let chain):
-            let certificates = Array(chain)
-            guard let key = P256.Signing.PublicKey(certificates[0].publicKey) else {
-                throw SignedDataVerificationError(.unparsableCertificate, "leaf key is not P-256")
-            }
-            return ValidatedChain(
-                leafKey: LeafKey(key: key),
-                notBefore: certificates.map(\.notValidBefore).max()!,
-                notAfter: certificates.map(\.notValidAfter).min()!
-            )
+            return Array(chain)
         case .couldNotValidate(let failures):
             let instants = if case .off = revocationChecking { [time] } else { [time, now] }
             throw Self.reason(for: failures, judgedAt: instants)

@@ -22,7 +22,7 @@ struct SigningChain {
         }
         let certificates = try x5c.enumerated().map { index, text in
             guard let der = Data(base64Encoded: text),
-                  let certificate = try? Certificate(derEncoded: Array(der))
+                  let certificate = UntrustedCertificate.parse(Array(der))
             else { throw SignedDataVerificationError(.unparsableCertificate, "x5c[\(index)]") }
             return certificate
         }
