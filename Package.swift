@@ -228,7 +228,7 @@ let package = Package(
         // The API in this process on a free port, for tests and the lab.
         .target(
             name: "APITesting",
-            dependencies: ["API", "Postgres", "ReceiptQueue", .product(name: "Logging", package: "swift-log"),
+            dependencies: ["API", "CommandSupport", "Postgres", "ReceiptQueue", .product(name: "Logging", package: "swift-log"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
         ),
         // A clock tests move by hand, for the pure decision types.

@@ -6,7 +6,7 @@ enum MethodNotAllowed {
     /// Path patterns (`*` is one segment) and their methods.
     static let routes: [([Substring], String)] = [
         (["v1", "receipts"], "POST"), (["v1", "receipts", "*"], "GET"), (["v1", "orders"], "POST"),
-        (["v1", "users", "*", "grants"], "GET"), (["healthz"], "GET"), (["readyz"], "GET"), (["metrics"], "GET"),
+        (["v1", "users", "*", "grants"], "GET"), (["v1", "events"], "GET"),
     ]
 
     /// The methods `path` allows, or nil when no route has this path.

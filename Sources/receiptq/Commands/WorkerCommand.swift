@@ -21,6 +21,7 @@ struct WorkerCommand: AsyncParsableCommand {
     private static let defaults = WorkerConfiguration.defaults
 
     @OptionGroup var database: DatabaseOptions
+    @OptionGroup var admin: AdminOptions
 
     @Option(name: .customLong("bundle-ids"), help: "Comma-separated bundle ids of your apps (required). Or $RECEIPTQ_BUNDLE_IDS.")
     var bundleIDs: String?
@@ -70,11 +71,11 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "PEM file of CAs to verify Apple's TLS certificate (default: the system's).")
     var caBundle: String?
 
-    @Option(help: "Serve Prometheus metrics on this port at /metrics (0: off). Or $RECEIPTQ_METRICS_PORT. Default: 0.")
+    @Option(help: "Older name of --admin-port (and $RECEIPTQ_METRICS_PORT of $RECEIPTQ_ADMIN_PORT).")
     var metricsPort: Int?
 
-    @Option(help: "Address for the metrics endpoint. Default: 127.0.0.1.")
-    var metricsHost = "127.0.0.1"
+    @Option(help: "Older name of --admin-host.")
+    var metricsHost: String?
 
     @Flag(help: "Reject receipts verified in Apple's sandbox (default: accept and mark environment=Sandbox). Or $RECEIPTQ_REJECT_SANDBOX=1.")
     var rejectSandbox = false
@@ -111,8 +112,9 @@ struct WorkerCommand: AsyncParsableCommand {
         let settings = try settings(environment)
         let logger = LogSetup.bootstrap(label: "receiptq.worker")
         let databaseConfiguration = try database.configuration(applicationName: "receiptq-worker-\(getpid())")
-        let port = try metricsPort ?? environment.int("RECEIPTQ_METRICS_PORT", in: 0...65_535) ?? 0
-        guard (0...65_535).contains(port) else { throw ConfigurationError("--metrics-port must be 0…65535") }
+        var adminOptions = admin
+        adminOptions.adminHost = admin.adminHost ?? metricsHost
+        let adminSettings = try adminOptions.configuration(defaultPort: 0, legacyPort: metricsPort, legacyPortVariable: "RECEIPTQ_METRICS_PORT")
 
         var webhooks = WebhookDelivererConfiguration(name: settings.name)
         webhooks.concurrency = try webhookConcurrency ?? environment.int("RECEIPTQ_WEBHOOK_CONCURRENCY", in: 0...100_000) ?? webhooks.concurrency
@@ -137,8 +139,10 @@ struct WorkerCommand: AsyncParsableCommand {
             "accept_sandbox": "\(settings.acceptSandbox)", "shared_secret": "\(settings.apple.sharedSecret == nil ? "not set" : "set")",
         ])
         var services: [any Service] = [worker, deliverer]
-        if port > 0 {
-            services.append(MetricsEndpoint.bootstrap(host: metricsHost, port: port, logger: logger))
+        if adminSettings.isEnabled {
+            let registry = PrometheusBootstrap.metricsSystem(help: WorkerMetrics.help, buckets: WorkerMetrics.buckets)
+            services.append(AdminServer(configuration: adminSettings, registry: registry,
+                                        readiness: ReadinessProbe(database: databaseConfiguration, logger: logger), logger: logger))
         }
         let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()
