@@ -277,7 +277,12 @@ let package = Package(
             name: "APIIntegrationTests",
             dependencies: ["API", "APITesting", "ReceiptQueue", "Postgres", "PostgresTesting", "ReceiptQueueTesting"]
         ),
-        .testTarget(name: "HTTPClientIntegrationTests", dependencies: ["HTTPClient", "AppStore", "FakeAppStore"]),
+        // TLS: a local HTTPS server (python3's ssl module in a child process) with certificates
+        // made in the test (swift-certificates), against our libcurl client.
+        .testTarget(name: "HTTPClientIntegrationTests", dependencies: [
+            "HTTPClient", "AppStore", "FakeAppStore", "ReceiptQueueTesting",
+            .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates"),
+        ]),
         .testTarget(name: "CommandLineTests", dependencies: ["Postgres", "PostgresTesting", "ReceiptQueueTesting"]),
         // The Server API client against the fake over real HTTP, the fleet's rate budget in a real
         // PostgreSQL, notifications sent to a receiver in the test.
