@@ -7,14 +7,14 @@ import Testing
 extension EndToEnd {
     /// `receiptq worker` as a child process against this database and fake.
     func spawnWorker(name: String, concurrency: Int, appleTimeout: String = "15s", lease: String = "60s",
-                     shutdownDeadline: String = "20s") throws -> ChildProcess {
+                     shutdownDeadline: String = "20s", adminPort: Int = 0, environment: [String: String] = [:]) throws -> ChildProcess {
         try ChildProcess(arguments: [
             "worker", "--database-url", workerURL, "--name", name,
             "--concurrency", "\(concurrency)", "--bundle-ids", bundleID,
             "--apple-production-url", fake.productionURL, "--apple-sandbox-url", fake.sandboxURL,
             "--apple-timeout", appleTimeout, "--lease", lease, "--poll-interval", "500ms",
-            "--shutdown-deadline", shutdownDeadline,
-        ], environment: ["RECEIPTQ_LOG_LEVEL": "warning"])
+            "--shutdown-deadline", shutdownDeadline, "--admin-port", "\(adminPort)",
+        ], environment: ["RECEIPTQ_LOG_LEVEL": "warning"].merging(environment) { $1 })
     }
 }
 

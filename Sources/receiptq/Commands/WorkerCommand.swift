@@ -116,6 +116,11 @@ struct WorkerCommand: AsyncParsableCommand {
         adminOptions.adminHost = admin.adminHost ?? metricsHost
         let adminSettings = try adminOptions.configuration(defaultPort: 0, legacyPort: metricsPort, legacyPortVariable: "RECEIPTQ_METRICS_PORT")
 
+        // Before anything makes a metric: swift-metrics hands out a no-op for anything made before
+        // the bootstrap (the gauges and timers the worker makes at start were never exported).
+        let registry = adminSettings.isEnabled
+            ? PrometheusBootstrap.metricsSystem(help: WorkerMetrics.help, buckets: WorkerMetrics.buckets) : nil
+
         var webhooks = WebhookDelivererConfiguration(name: settings.name)
         webhooks.concurrency = try webhookConcurrency ?? environment.int("RECEIPTQ_WEBHOOK_CONCURRENCY", in: 0...100_000) ?? webhooks.concurrency
         do { try webhooks.validate() } catch { throw ConfigurationError("\(error)") }
@@ -139,8 +144,7 @@ struct WorkerCommand: AsyncParsableCommand {
             "accept_sandbox": "\(settings.acceptSandbox)", "shared_secret": "\(settings.apple.sharedSecret == nil ? "not set" : "set")",
         ])
         var services: [any Service] = [worker, deliverer]
-        if adminSettings.isEnabled {
-            let registry = PrometheusBootstrap.metricsSystem(help: WorkerMetrics.help, buckets: WorkerMetrics.buckets)
+        if let registry {
             services.append(AdminServer(configuration: adminSettings, registry: registry,
                                         readiness: ReadinessProbe(database: databaseConfiguration, logger: logger), logger: logger))
         }
