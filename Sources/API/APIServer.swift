@@ -71,6 +71,13 @@ public struct APIServer: Service {
                 await onListening(port)
             },
             logger: logger)
-        try await app.run()
+        // Long-polls answer at once when shutdown begins. The listener (whose shutdown also closes
+        // the waiters) is stopped by the application only after the server has drained, and the
+        // server waited for every long-poll to run out its full wait first.
+        try await withGracefulShutdownHandler {
+            try await app.run()
+        } onGracefulShutdown: {
+            waiters.close()
+        }
     }
 }

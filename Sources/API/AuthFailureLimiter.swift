@@ -65,7 +65,7 @@ final class AuthFailureLimiter: Sendable {
     }
 
     private func wait(_ bucket: Bucket) -> Int {
-        max(1, Int(((1 - bucket.tokens) / perSecond).rounded(.up)))
+        max(1, Int(((1 - bucket.tokens) / perSecond - 1e-9).rounded(.up)))   // less float noise: 1.0000001 s is 1 s
     }
 
     private func evict(_ buckets: inout [String: Bucket], now: ContinuousClock.Instant) {
