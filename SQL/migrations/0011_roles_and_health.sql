@@ -11,7 +11,8 @@
 --   receiptq_worker      receiptq worker (+ webhooks,     claim and end jobs (reads receipt_data), write the ledger
 --                        server-api with a database)      (grants, orders), events and deliveries, rate budgets
 --   receiptq_scheduler   receiptq scheduler               rescue, requeue, give up and prune jobs (never receipt_data),
---                                                         append events, rescue deliveries, prune events
+--                                                         append events, rescue deliveries, prune events; read the
+--                                                         health views it exports as metrics
 --   receiptq_readonly    receiptq stats, dashboards,      the ops views, and the tables without jobs.receipt_data or
 --                        KEDA                             webhook_endpoints.secrets
 --   (the owner)          receiptq migrate, redrive,       everything: DDL stays with the role that migrates
@@ -198,6 +199,8 @@ GRANT SELECT (id, event_types, enabled) ON receiptq.webhook_endpoints TO receipt
 GRANT SELECT ON receiptq.deliveries TO receiptq_scheduler;
 GRANT INSERT (endpoint_id, event_sequence, user_id) ON receiptq.deliveries TO receiptq_scheduler;
 GRANT UPDATE (state, run_at, locked_by, locked_until, last_error) ON receiptq.deliveries TO receiptq_scheduler;
+-- ReadQueueHealth: the scheduler exports the queue's health as metrics (QueueHealthGauges).
+GRANT SELECT ON receiptq.queue_depth, receiptq.queue_health, receiptq.outcomes, receiptq.webhook_health TO receiptq_scheduler;
 
 -- ---------------------------------------------------------------------------------------------
 -- receiptq_readonly: the ops views (they read as their owner) and the tables, without

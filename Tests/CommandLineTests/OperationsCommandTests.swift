@@ -14,6 +14,11 @@ struct OperationsCommandTests {
         return (response as? HTTPURLResponse)?.statusCode
     }
 
+    static func body(_ url: String) async -> String? {
+        guard let url = URL(string: url), let (data, _) = try? await URLSession.shared.data(from: url) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
     @Test func createLoginMakesALoginOfTheRoleWithThePasswordFromAFileAndNeverPrintsIt() async throws {
         let database = try await ScratchDatabase.migrated()
         let login = "rq_test_cli_\(UInt32.random(in: 0...UInt32.max))"
@@ -44,6 +49,9 @@ struct OperationsCommandTests {
 
     @Test func jsonLogsAreOneObjectPerLineAndTheSchedulerAnswersProbesOnItsAdminPort() async throws {
         let database = try await ScratchDatabase.migrated()
+        let owner = database.pool(size: 1)
+        defer { owner.shutdown() }
+        try await owner.query("INSERT INTO receiptq.jobs (receipt_data, transaction_id, user_id) VALUES ('a', 't1', 'u'), ('b', 't2', 'u')")
         let port = try FreePort.pick()
         let scheduler = try ChildProcess(arguments: ["scheduler", "--interval", "200ms", "--admin-port", "\(port)",
                                                      "--database-url", try await database.connectionString(as: .scheduler)],
@@ -52,7 +60,9 @@ struct OperationsCommandTests {
         #expect(await eventually(timeout: .seconds(20)) { await Self.get("http://127.0.0.1:\(port)/readyz") == 200 },
                 "scheduler said: \(scheduler.stderr)")
         #expect(await Self.get("http://127.0.0.1:\(port)/healthz") == 200)
-        #expect(await Self.get("http://127.0.0.1:\(port)/metrics") == 200)
+        let metrics = await Self.body("http://127.0.0.1:\(port)/metrics") ?? ""
+        #expect(metrics.contains("receiptq_scheduler_queue_jobs{state=\"queued\"} 2"), "\(metrics)")
+        #expect(metrics.contains("# HELP receiptq_scheduler_queue_oldest_ready_age_seconds "))
         #expect(await eventually(timeout: .seconds(10)) { scheduler.stderr.contains("scheduler leads") })
         scheduler.kill(SIGTERM)
         #expect(await scheduler.wait(timeout: .seconds(10)) == 0)

@@ -173,6 +173,8 @@ struct RoleTests {
         #expect(tick.pruned == 1 && tick.requeuedDeliveries == 1)
         let pool = try await fixture.pool(.scheduler)
         defer { pool.shutdown() }
+        let health = try await pool.withConnection { try ReadQueueHealth.run(on: $0) }   // exported as metrics
+        #expect(health.queued == 2 && health.failed == 1 && health.deliveriesPending >= 1)
         for sql in ["SELECT receipt_data FROM receiptq.jobs", "SELECT secrets FROM receiptq.webhook_endpoints",
                     "INSERT INTO receiptq.grants (transaction_id) VALUES ('t')", "CREATE TABLE receiptq.stolen (x text)"] {
             #expect(await Self.refusal(pool, sql) == Self.denied, "the scheduler role ran: \(sql)")

@@ -67,9 +67,11 @@ struct SchedulerCommand: AsyncParsableCommand {
         let scheduler = Scheduler(database: config, configuration: settings, logger: logger)
         var services: [any Service] = [scheduler]
         if adminSettings.isEnabled {
-            // So Kubernetes can probe it: /readyz means its database answers on a connection of the probe's own.
-            services.append(AdminServer(configuration: adminSettings,
-                                        readiness: ReadinessProbe(database: config, logger: logger), logger: logger))
+            // So Kubernetes can probe it (/readyz: its database answers on a connection of the probe's
+            // own), and Prometheus reads the queue's health from it.
+            let admin = AdminServer(configuration: adminSettings, readiness: ReadinessProbe(database: config, logger: logger), logger: logger)
+            services.append(admin)
+            services.append(QueueHealthGauges(database: config, registry: admin.registry, logger: logger))
         }
         let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         logger.info("scheduler starting", metadata: ["database": "\(config.redacted)", "interval": "\(settings.interval.argumentText)"])
