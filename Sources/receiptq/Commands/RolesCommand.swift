@@ -31,7 +31,7 @@ struct RolesCommand: AsyncParsableCommand {
         @Option(help: "The login's name: lowercase letters, digits and _, e.g. receiptq_worker_a.")
         var login: String
 
-        @Option(help: "File holding the password (its first line). Without it the login has no password (certificate or peer authentication).")
+        @Option(help: "File holding the password (its first line; /dev/stdin reads a pipe). Without it the login has no password (certificate or peer authentication).")
         var passwordFile: String?
 
         func validate() throws {
@@ -44,8 +44,9 @@ struct RolesCommand: AsyncParsableCommand {
             LogSetup.bootstrap(label: "receiptq.roles", defaultLevel: .error)
             var password: String?
             if let passwordFile {
-                guard let text = try? String(contentsOfFile: passwordFile, encoding: .utf8),
-                      let first = text.split(whereSeparator: \.isNewline).first, !first.isEmpty else {
+                // Read to the end, not by the file's size: /dev/stdin (a pipe) has none.
+                guard let data = try? FileHandle(forReadingAtPath: passwordFile)?.readToEnd(),
+                      let first = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first, !first.isEmpty else {
                     throw ConfigurationError("--password-file: cannot read a password from \(passwordFile)")
                 }
                 password = String(first)
