@@ -68,7 +68,7 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Webhook deliveries in flight at most (0: this worker delivers none). Or $RECEIPTQ_WEBHOOK_CONCURRENCY. Default: \(WebhookDelivererConfiguration(name: "").concurrency).")
     var webhookConcurrency: Int?
 
-    @Option(help: "PEM file of CAs to verify Apple's TLS certificate (default: the system's).")
+    @Option(help: "PEM file of the CAs that verify Apple's TLS certificate: only these are trusted (default: the system's).")
     var caBundle: String?
 
     @Option(help: "Older name of --admin-port (and $RECEIPTQ_METRICS_PORT of $RECEIPTQ_ADMIN_PORT).")
