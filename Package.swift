@@ -232,7 +232,7 @@ let package = Package(
         // The API in this process on a free port, for tests and the lab.
         .target(
             name: "APITesting",
-            dependencies: ["API", "Postgres", "ReceiptQueue", .product(name: "Logging", package: "swift-log"),
+            dependencies: ["API", "CommandSupport", "Postgres", "ReceiptQueue", .product(name: "Logging", package: "swift-log"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
         ),
         // libFuzzer's driver declared for Swift (see its header for why), and the fuzzer of the app
@@ -302,7 +302,12 @@ let package = Package(
             name: "APIIntegrationTests",
             dependencies: ["API", "APITesting", "ReceiptQueue", "Postgres", "PostgresTesting", "ReceiptQueueTesting"]
         ),
-        .testTarget(name: "HTTPClientIntegrationTests", dependencies: ["HTTPClient", "AppStore", "FakeAppStore"]),
+        // TLS: a local HTTPS server (python3's ssl module in a child process) with certificates
+        // made in the test (swift-certificates), against our libcurl client.
+        .testTarget(name: "HTTPClientIntegrationTests", dependencies: [
+            "HTTPClient", "AppStore", "FakeAppStore", "ReceiptQueueTesting",
+            .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates"),
+        ]),
         .testTarget(name: "CommandLineTests", dependencies: ["Postgres", "PostgresTesting", "ReceiptQueueTesting"]),
         // StoreKit 2 intake end to end: the API with the fake's root trusted, the transaction
         // runner and a verifyReceipt worker, the fake's Server API, one ledger.

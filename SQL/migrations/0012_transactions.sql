@@ -144,3 +144,16 @@ END $$;
 
 COMMENT ON FUNCTION receiptq.record_purchase IS
     'Ledger write for one verified transaction, one row per purchase: already_granted | granted (with the matched order: by appAccountToken, order id, or the user''s oldest pending one; or unmatched).';
+
+-- ---------------------------------------------------------------------------------------------
+-- Roles (0011): the new columns to the processes that use them; the API and the scheduler still
+-- never read a payload (signed_transaction, like receipt_data). record_purchase was re-created,
+-- so its EXECUTE grant is given again and PUBLIC's default one taken away.
+-- ---------------------------------------------------------------------------------------------
+REVOKE ALL ON FUNCTION receiptq.record_purchase(bigint, text, text, text, text, text, integer, timestamptz, timestamptz,
+                                                text, text, text, text, text, uuid, text, bigint, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION receiptq.record_purchase(bigint, text, text, text, text, text, integer, timestamptz, timestamptz,
+                                                   text, text, text, text, text, uuid, text, bigint, text) TO receiptq_worker;
+GRANT SELECT (kind, app_account_token, signed_sha256) ON receiptq.jobs TO receiptq_api, receiptq_scheduler, receiptq_readonly;
+GRANT INSERT (kind, signed_transaction, app_account_token) ON receiptq.jobs TO receiptq_api;
+GRANT INSERT (app_account_token) ON receiptq.orders TO receiptq_api;

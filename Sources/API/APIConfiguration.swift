@@ -19,6 +19,16 @@ public struct APIConfiguration: Sendable {
     public var rateLimitPerSecond: Double
     /// Requests a token may make at once above its rate. Default: 4,000.
     public var rateLimitBurst: Double
+    /// Failed authentications allowed per client address and minute; beyond them every request
+    /// from that address gets 429 until the allowance refills (`AuthFailureLimiter`). 0 switches
+    /// the limit off (behind a load balancer that hides client addresses). Default: 20.
+    public var authFailuresPerMinute: Int
+    /// Long-polls (`?wait=`) one token may have waiting at once; beyond it, the current state is
+    /// answered at once (`LongPollBudget`). Default: 1,000.
+    public var maxLongPollsPerToken: Int
+    /// Long-polls waiting at once in all, each holding a connection: well below the 16,384
+    /// descriptors `receiptq api` raises its limit to. Default: 8,000.
+    public var maxLongPolls: Int
     /// Database connections (and libpq threads) of the API process. Default: 8.
     public var poolSize: Int
     /// Longest `?wait=` a client may ask for on GET /v1/receipts/{id}. Default: 30 s.
@@ -42,6 +52,9 @@ public struct APIConfiguration: Sendable {
         bodySlackBytes: Int = 16 * 1024,
         rateLimitPerSecond: Double = 2_000,
         rateLimitBurst: Double = 4_000,
+        authFailuresPerMinute: Int = 20,
+        maxLongPollsPerToken: Int = 1_000,
+        maxLongPolls: Int = 8_000,
         poolSize: Int = 8,
         maxWait: Duration = .seconds(30),
         groupCommit: GroupCommit.Configuration = GroupCommit.Configuration(),
@@ -55,6 +68,9 @@ public struct APIConfiguration: Sendable {
         self.bodySlackBytes = bodySlackBytes
         self.rateLimitPerSecond = rateLimitPerSecond
         self.rateLimitBurst = rateLimitBurst
+        self.authFailuresPerMinute = authFailuresPerMinute
+        self.maxLongPollsPerToken = maxLongPollsPerToken
+        self.maxLongPolls = maxLongPolls
         self.poolSize = poolSize
         self.maxWait = maxWait
         self.groupCommit = groupCommit
@@ -72,6 +88,10 @@ public struct APIConfiguration: Sendable {
         guard (1...256).contains(poolSize) else { throw .init("--pool-size must be 1…256") }
         guard maxWait >= .zero else { throw .init("the longest wait must not be negative") }
         guard idleTimeout >= .seconds(1) else { throw .init("--idle-timeout must be at least 1s") }
+        guard authFailuresPerMinute >= 0 else { throw .init("--auth-failure-limit must be 0 (off) or more") }
+        guard maxLongPolls >= 0, (0...maxLongPolls).contains(maxLongPollsPerToken) else {
+            throw .init("--max-long-polls-per-token must be 0…--max-long-polls")
+        }
     }
 
     /// The largest request body read before answering 413.

@@ -1,6 +1,8 @@
 import Prometheus
 
-/// The API's Prometheus metrics, served at GET /metrics.
+/// The API's Prometheus metrics, served by the admin listener's GET /metrics. Every name is
+/// `receiptq_api_<what>_<unit>` and has HELP; names are a contract with the Grafana dashboard
+/// and the alert rules in Deploy/.
 final class APIMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
     private let accepted: Counter
@@ -8,15 +10,30 @@ final class APIMetrics: Sendable {
     private let batches: Counter
     private let batchedJobs: Counter
     private let longPolls: Gauge
+    private let longPollsAnsweredAtOnce: Counter
+    private let authFailures: Counter
+    private let authLimited: Counter
+
+    /// Request durations up to the longest long-poll (30 s) and beyond.
+    static let durationBuckets: [Duration] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60]
+        .map { .nanoseconds(Int64($0 * 1e9)) }
 
     init(registry: PrometheusCollectorRegistry) {
         self.registry = registry
-        let receipts = APIMetrics.name("receipts", "total", "Receipt submissions by result.")
+        let receipts = Self.descriptor("receiptq_api_receipts_total", "Receipt submissions by result: accepted (202, a new job) or duplicate (200).")
         accepted = registry.makeCounter(descriptor: receipts, labels: [("result", "accepted")])
         duplicates = registry.makeCounter(descriptor: receipts, labels: [("result", "duplicate")])
-        batches = registry.makeCounter(descriptor: APIMetrics.name("enqueue_commits", "total", "Enqueue statements committed (group commits)."))
-        batchedJobs = registry.makeCounter(descriptor: APIMetrics.name("enqueue_jobs", "total", "Jobs in those statements; divided by commits: the mean batch."))
-        longPolls = registry.makeGauge(descriptor: APIMetrics.name("long_polls", "", "GET /v1/receipts/{id}?wait= requests waiting now."))
+        batches = registry.makeCounter(descriptor: Self.descriptor("receiptq_api_enqueue_commits_total", "Enqueue statements committed (group commits)."))
+        batchedJobs = registry.makeCounter(descriptor: Self.descriptor(
+            "receiptq_api_enqueue_jobs_total", "Jobs in those statements; divided by commits: the mean batch."))
+        longPolls = registry.makeGauge(descriptor: Self.descriptor(
+            "receiptq_api_long_polls_waiting", "GET /v1/receipts/{id}?wait= requests waiting now."))
+        longPollsAnsweredAtOnce = registry.makeCounter(descriptor: Self.descriptor(
+            "receiptq_api_long_polls_capped_total", "Long-polls answered at once because a cap on waiting long-polls (per token or in all) was reached."))
+        let failures = Self.descriptor("receiptq_api_auth_failures_total",
+                                       "Requests refused for authentication: unauthorized (401), or limited (429: the address failed too often).")
+        authFailures = registry.makeCounter(descriptor: failures, labels: [("result", "unauthorized")])
+        authLimited = registry.makeCounter(descriptor: failures, labels: [("result", "limited")])
     }
 
     func submitted(created: Bool) {
@@ -32,20 +49,26 @@ final class APIMetrics: Sendable {
         if started { longPolls.increment() } else { longPolls.decrement() }
     }
 
-    func responded(status: Int) {
-        registry.makeCounter(descriptor: APIMetrics.name("responses", "total", "HTTP responses by status."),
+    func longPollCapped() { longPollsAnsweredAtOnce.increment() }
+
+    func authFailed(limited: Bool) {
+        if limited { authLimited.increment() } else { authFailures.increment() }
+    }
+
+    /// One response: counted by status, timed by route (the router's pattern, e.g.
+    /// `/v1/receipts/{id}`, never the path a client sent) and status. A long-poll's time includes
+    /// its wait.
+    func responded(route: String, status: Int, duration: Duration) {
+        registry.makeCounter(descriptor: Self.descriptor("receiptq_api_responses_total", "HTTP responses by status."),
                              labels: [("status", String(status))]).increment()
+        registry.makeDurationHistogram(
+            descriptor: Self.descriptor("receiptq_api_request_duration_seconds",
+                                        "Time from request to response by route and status, in seconds (long-polls include their wait)."),
+            labels: [("route", route), ("status", String(status))], buckets: Self.durationBuckets
+        ).record(duration)
     }
 
-    /// `receiptq_api_<metric>_<unit>`.
-    static func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
-        MetricNameDescriptor(namespace: "receiptq_api", metricName: metric, unitName: unit, helpText: help)
-    }
-
-    /// The text exposition format.
-    func exposition() -> [UInt8] {
-        var buffer: [UInt8] = []
-        registry.emit(into: &buffer)
-        return buffer
+    static func descriptor(_ name: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
     }
 }

@@ -11,31 +11,25 @@ import ServiceLifecycle
 /// the cooperative pool or NIO event loops), the group committer, the results listener and the
 /// Hummingbird server. Graceful shutdown stops accepting, lets requests in flight finish
 /// (long-polls answer at once), then closes the pool.
+///
+/// Only the `/v1` routes are served here, on the public port: metrics, liveness and readiness
+/// are the admin listener's (`AdminServer`, loopback by default), which reads `registry`.
 public struct APIServer: Service {
     public let configuration: APIConfiguration
     public let database: PostgresConfiguration
-    public let migrations: [Migration]
     public let registry: PrometheusCollectorRegistry
     public let logger: Logger
     /// Called with the bound port once the server listens (port 0 picks a free one).
     public var onListening: @Sendable (Int) async -> Void
 
-    public init(configuration: APIConfiguration, database: PostgresConfiguration, migrations: [Migration],
+    public init(configuration: APIConfiguration, database: PostgresConfiguration,
                 registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
                 logger: Logger = Logger(label: "receiptq.api"), onListening: @escaping @Sendable (Int) async -> Void = { _ in }) {
         self.configuration = configuration
         self.database = database
-        self.migrations = migrations
         self.registry = registry
         self.logger = logger
         self.onListening = onListening
-    }
-
-    /// The metrics as GET /metrics serves them (Prometheus text format).
-    public func metricsText() -> String {
-        var buffer: [UInt8] = []
-        registry.emit(into: &buffer)
-        return String(decoding: buffer, as: UTF8.self)
     }
 
     public func run() async throws {
@@ -46,14 +40,17 @@ public struct APIServer: Service {
         let queue = JobQueue(pool: pool)
         let groupCommit = GroupCommit(queue: queue, configuration: configuration.groupCommit, metrics: metrics)
 
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: APIRequestContext.self)
         router.middlewares.add(ProblemMiddleware(metrics: metrics))
-        HealthRoutes(pool: pool, migrations: migrations, metrics: metrics).register(on: router)
         let v1 = router.group("v1")
             .add(middleware: BearerAuthMiddleware(tokens: configuration.tokens,
                                                   limiter: RateLimiter(ratePerSecond: configuration.rateLimitPerSecond,
-                                                                       burst: configuration.rateLimitBurst)))
-        ReceiptRoutes(configuration: configuration, queue: queue, groupCommit: groupCommit, waiters: waiters, metrics: metrics)
+                                                                       burst: configuration.rateLimitBurst),
+                                                  failures: AuthFailureLimiter(failuresPerMinute: configuration.authFailuresPerMinute),
+                                                  metrics: metrics))
+        ReceiptRoutes(configuration: configuration, queue: queue, groupCommit: groupCommit, waiters: waiters,
+                      longPolls: LongPollBudget(perToken: configuration.maxLongPollsPerToken, total: configuration.maxLongPolls),
+                      metrics: metrics)
             .register(on: v1)
         OrderRoutes(configuration: configuration, pool: pool).register(on: v1)
         EntitlementRoutes(pool: pool).register(on: v1)
@@ -76,6 +73,13 @@ public struct APIServer: Service {
                 await onListening(port)
             },
             logger: logger)
-        try await app.run()
+        // Long-polls answer at once when shutdown begins. The listener (whose shutdown also closes
+        // the waiters) is stopped by the application only after the server has drained, and the
+        // server waited for every long-poll to run out its full wait first.
+        try await withGracefulShutdownHandler {
+            try await app.run()
+        } onGracefulShutdown: {
+            waiters.close()
+        }
     }
 }

@@ -49,7 +49,7 @@ public struct Problem: Error, Sendable {
             case .invalidSignedTransaction: "The signed transaction is not one Apple signed for this app; nothing was stored"
             case .tooLarge: "Request body or receipt too large"
             case .unsupportedMediaType: "Content-Type must be application/json"
-            case .rateLimited: "Too many requests for this token"
+            case .rateLimited: "Too many requests"
             case .databaseUnavailable: "Database unavailable; nothing was stored, retry later"
             case .internalError: "Internal error"
             }
@@ -64,13 +64,17 @@ public struct Problem: Error, Sendable {
     public var retryAfter: Int?
     /// Methods the resource serves (405): sent as `Allow`.
     public var allow: String?
+    /// The authentication challenge (401): sent as `WWW-Authenticate` (RFC 6750).
+    public var wwwAuthenticate: String?
 
-    public init(_ kind: Kind, _ detail: String? = nil, field: String? = nil, retryAfter: Int? = nil, allow: String? = nil) {
+    public init(_ kind: Kind, _ detail: String? = nil, field: String? = nil, retryAfter: Int? = nil, allow: String? = nil,
+                wwwAuthenticate: String? = nil) {
         self.kind = kind
         self.detail = detail
         self.field = field
         self.retryAfter = retryAfter
         self.allow = allow
+        self.wwwAuthenticate = wwwAuthenticate
     }
 
     static func invalid(_ field: String, _ detail: String) -> Problem {
@@ -86,6 +90,7 @@ public struct Problem: Error, Sendable {
         var headers: HTTPFields = [.contentType: "application/problem+json"]
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
         if let allow { headers[.allow] = allow }
+        if let wwwAuthenticate { headers[.wwwAuthenticate] = wwwAuthenticate }
         return Response(status: kind.status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

@@ -10,6 +10,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics: APIMetrics
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let started = ContinuousClock.now
         let response: Response
         do {
             response = try await next(request, context)
@@ -21,7 +22,8 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             }
             response = problem.response()
         }
-        metrics.responded(status: Int(response.status.code))
+        metrics.responded(route: context.endpointPath ?? "NotFound", status: Int(response.status.code),
+                          duration: .now - started)
         return response
     }
 

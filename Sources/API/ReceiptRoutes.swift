@@ -7,6 +7,7 @@ struct ReceiptRoutes<Context: RequestContext> {
     let queue: JobQueue
     let groupCommit: GroupCommit
     let waiters: ResultWaiters
+    let longPolls: LongPollBudget
     let metrics: APIMetrics
 
     func register(on group: RouterGroup<Context>) {
@@ -27,12 +28,23 @@ struct ReceiptRoutes<Context: RequestContext> {
     }
 
     /// The job now, or — with `?wait=N` (seconds, up to `maxWait`) — once it is final or N
-    /// seconds passed, whichever is first. Woken by `ResultListener`, not by polling.
+    /// seconds passed, whichever is first. Woken by `ResultListener`, not by polling. Beyond the
+    /// caps on waiting long-polls (`LongPollBudget`), answered at once as with `?wait=0`.
     func status(_ request: Request, context: Context) async throws -> Response {
         guard let id = context.parameters.get("id", as: Int64.self), id > 0 else { throw Problem(.notFound) }
-        let wait = try waitDuration(request)
+        var wait = try waitDuration(request)
+        let token = RequestToken.index ?? -1
+        if wait > .zero, !longPolls.enter(token: token) {
+            metrics.longPollCapped()
+            wait = .zero
+        }
         if wait > .zero { metrics.longPoll(started: true) }
-        defer { if wait > .zero { metrics.longPoll(started: false) } }
+        defer {
+            if wait > .zero {
+                metrics.longPoll(started: false)
+                longPolls.leave(token: token)
+            }
+        }
         let deadline = ContinuousClock.now + wait
         while true {
             let ticket = wait > .zero ? waiters.register(job: id) : nil

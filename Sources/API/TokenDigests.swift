@@ -34,12 +34,17 @@ public struct TokenDigests: Sendable, CustomStringConvertible {
         }.joined()
     }
 
+    /// The longest bearer token looked at, in bytes: longer ones are refused before hashing, so a
+    /// client cannot make the server hash megabytes per request. Generated tokens are 32–64.
+    public static let maxTokenBytes = 256
+
     public var count: Int { digests.count }
     public var isEmpty: Bool { digests.isEmpty }
     public var description: String { "TokenDigests(\(digests.count) tokens)" }
 
     /// The index of the configured token `token` is, or nil. Constant time in the token's content.
     func match(_ token: some StringProtocol) -> Int? {
+        guard token.utf8.count <= Self.maxTokenBytes else { return nil }
         let presented = SHA256.hash(Array(token.utf8))
         var found = -1
         for (index, digest) in digests.enumerated() {

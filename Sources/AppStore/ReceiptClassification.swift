@@ -33,8 +33,13 @@ public enum RetryReason: Sendable, Equatable {
     case unknownStatus(Int)
     /// 21007 after 21008 or the mirror: the environments disagree.
     case environmentLoop
-    /// No response at all (connection refused, reset, TLS failure); carries the error's text.
+    /// No response at all (connection refused, reset, a TLS handshake Apple broke off); carries
+    /// the error's text.
     case network(String)
+    /// Apple's certificate did not verify: a CA bundle or clock problem on our side far more
+    /// often than an Apple outage. Retried with backoff, alerted, and never counted against the
+    /// circuit breaker (pausing the fleet would hide it behind "Apple is down").
+    case tls(String)
 
     /// Answers that may mean the receipt itself is bad: 21002, and a 21100–21199 error Apple
     /// marked not retryable (`is_retryable` is defined for that range only, so it is ignored for
@@ -50,7 +55,7 @@ public enum RetryReason: Sendable, Equatable {
     /// Reasons that mean our side or Apple's protocol changed: page someone.
     public var shouldAlert: Bool {
         switch self {
-        case .unreadableRequest, .unknownStatus, .environmentLoop: true
+        case .unreadableRequest, .unknownStatus, .environmentLoop, .tls: true
         case .httpStatus(let status): !(status == 429 || (500...599).contains(status))
         default: false
         }

@@ -41,7 +41,11 @@ public struct VerifyReceiptClient: Sendable {
                 classification = .classify(httpStatus: response.status, body: response.body)
             } catch let error as HTTPClientError {
                 latency += clock.now - started
-                let outcome: VerificationOutcome = error == .timeout ? .timedOut : .retryLater(.network(error.description))
+                let outcome: VerificationOutcome = switch error {
+                case .timeout: .timedOut
+                case .tls: .retryLater(.tls(error.description))
+                default: .retryLater(.network(error.description))
+                }
                 return VerificationResult(outcome: outcome, environment: environment, latency: latency, calls: calls)
             } catch {
                 throw CancellationError()

@@ -30,6 +30,7 @@ extension AsyncParsableCommand {
     public static func runWithExitStatus() async {
         do {
             var command = try parseAsRoot()
+            _ = try LogSetup.format(EnvironmentReader())   // RECEIPTQ_LOG_FORMAT: refused here, before any log line
             if var command = command as? AsyncParsableCommand {
                 try await command.run()
             } else {

@@ -1,20 +1,40 @@
 import Foundation
 import Logging
 
-/// Logs go to stderr, one line each, at `RECEIPTQ_LOG_LEVEL` (default `info`). Called once by
-/// each long-running subcommand. Receipt data, secrets and tokens are never passed to a logger.
+/// Logs go to stderr at `RECEIPTQ_LOG_LEVEL` (default `info`), one line each: readable text, or
+/// with `RECEIPTQ_LOG_FORMAT=json` one JSON object per line (`JSONLogHandler`). Called once by
+/// each subcommand. Receipt data, secrets and tokens are never passed to a logger.
 public enum LogSetup {
+    /// The formats `RECEIPTQ_LOG_FORMAT` takes.
+    public enum Format: String, Sendable, CaseIterable {
+        case text, json
+    }
+
     /// One-shot commands (migrate, stats, bench) pass `.error`: their failure is the one line
     /// ArgumentParser prints, not a log line before it.
     @discardableResult
     public static func bootstrap(label: String, defaultLevel: Logger.Level = .info,
                                  environment: EnvironmentReader = EnvironmentReader()) -> Logger {
         let level = environment.string("RECEIPTQ_LOG_LEVEL").flatMap(Logger.Level.init(rawValue:)) ?? defaultLevel
+        // A malformed value was refused before any command ran (`runWithExitStatus`).
+        let format = (try? format(environment)) ?? .text
         LoggingSystem.bootstrap { name in
-            var handler = StreamLogHandler.standardError(label: name)
+            var handler: any LogHandler = switch format {
+            case .text: StreamLogHandler.standardError(label: name)
+            case .json: JSONLogHandler(label: name)
+            }
             handler.logLevel = level
             return handler
         }
         return Logger(label: label)
+    }
+
+    /// `RECEIPTQ_LOG_FORMAT`: `text` (default) or `json`; anything else is a configuration error.
+    public static func format(_ environment: EnvironmentReader) throws -> Format {
+        guard let text = environment.string("RECEIPTQ_LOG_FORMAT") else { return .text }
+        guard let format = Format(rawValue: text.lowercased()) else {
+            throw ConfigurationError("RECEIPTQ_LOG_FORMAT must be text or json")
+        }
+        return format
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// What the fake has done since it started, served as JSON by `GET /stats`:
-/// `{"requests": N, "connections_accepted": N, "outcomes": {"0": n, "21007": n, "http503": n, "hang": n, "refused": n,
+/// `{"requests": N, "connections_accepted": N, "pending": N, "peak_pending": N, "outcomes": {"0": n, "21007": n, "http503": n, "hang": n, "refused": n,
 /// "client_gone": n, …}, "valid_answers_by_transaction_id": {"1000000001": n, …}}`.
 /// `valid_answers_by_transaction_id` counts status 0/21006 answers actually written for a
 /// receipt holding that transaction — how tests see that a receipt was verified twice.
@@ -11,11 +11,17 @@ public final class FakeAppStoreStats: Sendable {
         public var requests: Int = 0
         /// TCP connections accepted; fewer than `requests` means clients reuse connections.
         public var connectionsAccepted: Int = 0
+        /// verifyReceipt requests read and waiting out their latency now, and the most at once:
+        /// how tests see that a client sends requests together rather than in turns, however
+        /// slowly a loaded machine runs.
+        public var pending: Int = 0
+        public var peakPending: Int = 0
         public var outcomes: [String: Int] = [:]
         public var validAnswersByTransactionID: [String: Int] = [:]
 
         enum CodingKeys: String, CodingKey {
-            case requests, connectionsAccepted = "connections_accepted", outcomes, validAnswersByTransactionID = "valid_answers_by_transaction_id"
+            case requests, connectionsAccepted = "connections_accepted", pending, peakPending = "peak_pending", outcomes,
+                 validAnswersByTransactionID = "valid_answers_by_transaction_id"
         }
     }
 
@@ -30,6 +36,19 @@ public final class FakeAppStoreStats: Sendable {
     /// Counts a request as it arrives.
     func countRequest() {
         state.withLock { $0.requests += 1 }
+    }
+
+    /// A verifyReceipt answer is scheduled after its latency.
+    func beganWaiting() {
+        state.withLock {
+            $0.pending += 1
+            $0.peakPending = max($0.peakPending, $0.pending)
+        }
+    }
+
+    /// That answer's latency is over (written, or its client gone).
+    func endedWaiting() {
+        state.withLock { $0.pending -= 1 }
     }
 
     /// Counts a connection as it is accepted.

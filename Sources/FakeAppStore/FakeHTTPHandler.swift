@@ -100,7 +100,9 @@ final class FakeHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .respond(let answer) where answer.delay <= .zero:
             send(context: context, head: head, answer: answer)
         case .respond(let answer):
+            core.stats.beganWaiting()
             context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(answer.delay.nanoseconds)) {
+                self.core.stats.endedWaiting()
                 self.send(context: context, head: head, answer: answer)
             }
         }

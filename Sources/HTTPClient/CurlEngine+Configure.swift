@@ -5,21 +5,32 @@ extension CurlEngine {
     /// - Returns: an error if libcurl refuses the URL; `nil` when the transfer may start.
     func configure(_ transfer: CurlTransfer, for request: PendingRequest) -> HTTPClientError? {
         let easy = transfer.handle.easy
+        guard let policy = TransportPolicy.of(request.url) else {
+            return .invalidURL("only https (plain http only to this machine)")
+        }
         let urlResult = ccurl_easy_setopt_string(easy, CURLOPT_URL, request.url)
         if urlResult != CURLE_OK {
             return .invalidURL(String(cString: curl_easy_strerror(urlResult)))
         }
+        // libcurl itself refuses any other protocol, for this URL and for any redirect (none is
+        // followed today; this keeps a future FOLLOWLOCATION from downgrading to http).
+        _ = ccurl_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, policy.curlProtocols)
+        _ = ccurl_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, "https")
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, transfer.handle.errorBuffer)
         _ = ccurl_easy_setopt_pointer(easy, CURLOPT_PRIVATE, Unmanaged.passUnretained(transfer).toOpaque())
         // Threads and signals do not mix; timeouts are enforced by the multi loop instead.
         _ = ccurl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         _ = ccurl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, request.timeout.curlMilliseconds)
         _ = ccurl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeout.curlMilliseconds)
-        // TLS verification is always on.
+        // TLS verification is always on, TLS 1.2 at least.
         _ = ccurl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1)
         _ = ccurl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2)
+        _ = ccurl_easy_setopt_long(easy, CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2))
         if let bundle = configuration.caBundlePath {
+            // Only this bundle: Debian's libcurl also trusts every certificate in /etc/ssl/certs
+            // (its built-in CAPATH) unless the path is cleared.
             _ = ccurl_easy_setopt_string(easy, CURLOPT_CAINFO, bundle)
+            _ = ccurl_easy_setopt_string(easy, CURLOPT_CAPATH, nil)
         }
         _ = ccurl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
         if request.url.hasPrefix("https:") {

@@ -17,6 +17,10 @@ public struct PostgresConfiguration: Sendable {
     /// create scratch databases on the configured server). Default nil.
     public private(set) var databaseOverride: String?
 
+    /// A user that replaces the one in the connection string, keeping its password and
+    /// everything else (tests log in as each process's role on one server). Default nil.
+    public private(set) var userOverride: String?
+
     /// Conninfo keys whose values are secrets: printed as `***`.
     static let secretKeys: Set<String> = ["password", "sslpassword"]
 
@@ -32,6 +36,38 @@ public struct PostgresConfiguration: Sendable {
             if let url = components.string { return url }
         }
         return connectionString + " dbname='" + database.replacingOccurrences(of: "'", with: "\\'") + "'"
+    }
+
+    /// The same server and password, logged in as `user` (see `userOverride`).
+    public func with(user: String) -> PostgresConfiguration {
+        var copy = self
+        copy.userOverride = user
+        copy.redacted = redacted.split(separator: " ").filter { !$0.hasPrefix("user=") }.joined(separator: " ") + " user=\(user)"
+        return copy
+    }
+
+    /// A connection string for another process naming the same server and password, but
+    /// `database` and `user`. Contains the password: never log it.
+    public func connectionString(database: String, user: String) -> String {
+        let base = connectionString(database: database)
+        if base.hasPrefix("postgres://") || base.hasPrefix("postgresql://"), var components = URLComponents(string: base) {
+            components.user = user
+            if let url = components.string { return url }
+        }
+        return base + " user='" + user.replacingOccurrences(of: "'", with: "\\'") + "'"
+    }
+
+    /// The value of one conninfo keyword as given (e.g. `password`, `user`), or nil. Holds
+    /// secrets for some keywords: never log what it returns.
+    public func parameter(_ keyword: String) -> String? {
+        guard let options = PQconninfoParse(connectionString, nil) else { return nil }
+        defer { PQconninfoFree(options) }
+        var index = 0
+        while let name = options[index].keyword {
+            defer { index += 1 }
+            if String(cString: name) == keyword, let value = options[index].val { return String(cString: value) }
+        }
+        return nil
     }
 
     /// The same server and credentials, another database.

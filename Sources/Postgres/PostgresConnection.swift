@@ -22,6 +22,10 @@ public final class PostgresConnection {
             keywords.append("dbname")
             values.append(database)
         }
+        if let user = configuration.userOverride {
+            keywords.append("user")
+            values.append(user)
+        }
         let connection = withCStrings(keywords) { keywordPointers in
             withCStrings(values) { valuePointers in
                 PQconnectdbParams(keywordPointers, valuePointers, 1)

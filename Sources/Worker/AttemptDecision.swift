@@ -103,6 +103,7 @@ extension RetryReason {
         case .unknownStatus(let status): "unknown status \(status)"
         case .environmentLoop: "21007/21008 loop between environments"
         case .network(let error): "network error: \(error.prefix(200))"
+        case .tls(let error): "TLS verification of Apple failed (our CA bundle or clock?): \(error.prefix(200))"
         }
     }
 
@@ -112,7 +113,7 @@ extension RetryReason {
     var isAppleTrouble: Bool {
         switch self {
         case .appleServerError, .httpStatus, .unreadableResponse, .network, .malformedOrTemporary: true
-        case .unreadableRequest, .unknownStatus, .environmentLoop: false
+        case .unreadableRequest, .unknownStatus, .environmentLoop, .tls: false
         }
     }
 }

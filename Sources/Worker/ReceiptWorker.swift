@@ -29,6 +29,8 @@ public final class ReceiptWorker: Service, Sendable {
     /// Every decision about claiming and talking to Apple; this class only carries them out.
     private let gate: Mutex<WorkerGate<ContinuousClock.Instant>>
     private let wake = WakeSignal()
+    /// When an ignored (untrusted) outage notice was last logged.
+    private let ignoredNoticeLog = Mutex<ContinuousClock.Instant?>(nil)
 
     /// - Parameters:
     ///   - pool: connections for claims and outcome writes (2 are plenty).
@@ -63,7 +65,7 @@ public final class ReceiptWorker: Service, Sendable {
                 group.addTask {
                     for await event in listener.events {
                         if case .notification(let notification) = event, notification.channel == OutageNotice.channel {
-                            if let notice = OutageNotice(payload: notification.payload) {
+                            if let notice = OutageNotice(payload: notification.payload), await self.sentByAWorker(notification) {
                                 self.perform(self.gate.withLock { $0.heard(notice, now: .now) })
                             }
                         } else {
@@ -179,6 +181,7 @@ public final class ReceiptWorker: Service, Sendable {
         guard let result else { return }
         metrics.appleLatency.recordNanoseconds(Int64(result.latency.seconds * 1e9))
         metrics.appleRequests(result.environment.rawValue).increment(by: result.calls)
+        if case .retryLater(.tls) = result.outcome { metrics.appleTLSFailures(result.environment.rawValue).increment() }
         var random = SystemRandomNumberGenerator()
         writer.submit(decision.decide(result, lease: lease, now: Date(), using: &random))
     }
@@ -197,6 +200,12 @@ public final class ReceiptWorker: Service, Sendable {
                 }
             case .announceOutage(let environment):
                 announce(OutageNotice(environment: environment.rawValue, worker: configuration.name))
+            case .alert(.tls(let error), let heldBack):
+                logger.error("""
+                    Apple's TLS certificate did not verify: check the CA bundle (--ca-bundle) and this host's clock; \
+                    jobs are retried with backoff, the circuit breaker stays closed
+                    """,
+                             metadata: ["error": "\(error.prefix(200))", "similar_answers_not_logged": "\(heldBack)"])
             case .alert(let reason, let heldBack):
                 logger.error("Apple answered something this version does not handle; retrying, never rejecting — check for a receiptq update",
                              metadata: ["answer": "\(reason.summary)", "similar_answers_not_logged": "\(heldBack)"])
@@ -211,6 +220,26 @@ public final class ReceiptWorker: Service, Sendable {
                                 metadata: ["pause": "\(pause)"])
             }
         }
+    }
+
+    /// Whether an outage notice came from a session of a `receiptq_worker` login
+    /// (`NotifyingSession`): anyone may NOTIFY, and a spoofed notice would open the breakers.
+    /// Ignored notices are counted, and logged at most once a minute.
+    private func sentByAWorker(_ notification: PostgresNotification) async -> Bool {
+        let pid = notification.senderPID
+        let trusted = (try? await queue.pool.withConnection { try NotifyingSession.isMember(pid: pid, of: .worker, on: $0) }) ?? false
+        metrics.outageNotices(trusted ? "heard" : "ignored").increment()
+        let shouldLog = !trusted && ignoredNoticeLog.withLock { last -> Bool in
+            let now = ContinuousClock.now
+            guard last.map({ now - $0 >= .seconds(60) }) ?? true else { return false }
+            last = now
+            return true
+        }
+        if shouldLog {
+            logger.warning("ignored an Apple outage notice from a database session that is not a receiptq_worker login",
+                           metadata: ["sender_pid": "\(pid)"])
+        }
+        return trusted
     }
 
     /// Tells the other workers; a notice that cannot be sent is only logged (they find out alone).

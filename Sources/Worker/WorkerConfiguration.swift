@@ -1,4 +1,5 @@
 import AppStore
+import HTTPClient
 import ReceiptQueue
 
 /// Everything a worker process is told. Every setting but the name and bundle ids has a
@@ -129,6 +130,11 @@ public struct WorkerConfiguration: Sendable {
             throw .init("--doubt-window must be at least 1h: 21002 also means a temporary issue at Apple, retried over hours")
         }
         guard retry.budget.deadline > .zero else { throw .init("--retry-deadline must be positive") }
+        // The shared secret travels in the body: never in clear text across a network.
+        for (flag, url) in [("--apple-production-url", apple.productionURL), ("--apple-sandbox-url", apple.sandboxURL)]
+        where TransportPolicy.of(url) == nil {
+            throw .init("\(flag) must be an https URL (plain http only to 127.0.0.1 or localhost, e.g. the fake App Store)")
+        }
     }
 }
 

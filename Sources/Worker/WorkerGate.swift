@@ -178,6 +178,10 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
         guard let result else { return [] }
         var actions: [Action] = []
         let appleTrouble: Bool
+        // Apple's certificate did not verify: our CA bundle or clock, not Apple's health. The
+        // breaker hears nothing (its probe slot is given back): opening it would pause the fleet
+        // behind "Apple is down" while the alert says what is wrong.
+        var reachedApple = true
         switch result.outcome {
         case .valid, .reject:
             appleTrouble = false
@@ -188,6 +192,7 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
             }
         case .retryLater(let reason):
             appleTrouble = reason.isAppleTrouble
+            if case .tls = reason { reachedApple = false }
             if reason.shouldAlert, let held = throttleAlert(now: now) { actions.append(.alert(reason, heldBack: held)) }
         case .timedOut: appleTrouble = true
         case .configurationError:
@@ -211,7 +216,9 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
         if result.calls > 1, let first = VerifyReceiptEnvironment.allCases.first(where: { $0 != result.environment }) {
             breakers[first]?.recordSuccess(now: now, sentAt: sentAt)
         }
-        if appleTrouble {
+        if !reachedApple {
+            breakers[result.environment]?.notSent(1)
+        } else if appleTrouble {
             breakers[result.environment]?.recordFailure(now: now, sentAt: sentAt)
         } else {
             breakers[result.environment]?.recordSuccess(now: now, sentAt: sentAt)

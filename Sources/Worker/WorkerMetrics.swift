@@ -1,8 +1,10 @@
 import CoreMetrics
 import ReceiptQueue
 
-/// The worker's metrics through swift-metrics (the executable chooses the backend: Prometheus).
-/// Names are a contract with the Grafana dashboard.
+/// The worker's metrics through swift-metrics (the executable chooses the backend: Prometheus,
+/// with the help texts and buckets of `WorkerMetrics.catalog`). Every name is
+/// `receiptq_worker_<what>_<unit>`; names are a contract with the Grafana dashboard and the
+/// alert rules in Deploy/.
 public struct WorkerMetrics: Sendable {
     /// Finished attempts by outcome: granted, already_granted, rejected, failed, resubmit, retry,
     /// timed_out, released, lost_lease.
@@ -11,6 +13,8 @@ public struct WorkerMetrics: Sendable {
     let appleLatency: Timer
     /// HTTP calls made to Apple, by environment.
     let appleRequests: @Sendable (String) -> Counter
+    /// Calls to Apple that failed TLS verification (a CA bundle or clock problem on our side), by environment.
+    let appleTLSFailures: @Sendable (String) -> Counter
     /// Verifications in flight now.
     public let inFlight: Gauge
     /// Circuit breaker state per environment: 0 closed, 1 half-open, 2 open.
@@ -22,17 +26,21 @@ public struct WorkerMetrics: Sendable {
     let writeSeconds: Timer
     /// Grants recorded without a matching order.
     let unmatchedGrants: Counter
+    /// Outage notices of other workers: heard, or ignored (not sent by a receiptq_worker login).
+    let outageNotices: @Sendable (String) -> Counter
 
     public init() {
-        outcomes = { Counter(label: "receiptq_verifications_total", dimensions: [("outcome", $0)]) }
-        appleLatency = Timer(label: "receiptq_apple_latency_seconds", preferredDisplayUnit: .seconds)
-        appleRequests = { Counter(label: "receiptq_apple_requests_total", dimensions: [("environment", $0)]) }
-        inFlight = Gauge(label: "receiptq_in_flight")
-        breaker = { Gauge(label: "receiptq_breaker_state", dimensions: [("environment", $0)]) }
-        claimBatch = Recorder(label: "receiptq_claim_batch_size", aggregate: true)
-        writeBatch = Recorder(label: "receiptq_write_batch_size", aggregate: true)
-        writeSeconds = Timer(label: "receiptq_write_seconds", preferredDisplayUnit: .seconds)
-        unmatchedGrants = Counter(label: "receiptq_unmatched_grants_total")
+        outcomes = { Counter(label: Self.verifications, dimensions: [("outcome", $0)]) }
+        appleLatency = Timer(label: Self.appleRequestDuration, preferredDisplayUnit: .seconds)
+        appleRequests = { Counter(label: Self.appleRequestsTotal, dimensions: [("environment", $0)]) }
+        appleTLSFailures = { Counter(label: Self.appleTLSFailuresTotal, dimensions: [("environment", $0)]) }
+        inFlight = Gauge(label: Self.inFlightName)
+        breaker = { Gauge(label: Self.breakerState, dimensions: [("environment", $0)]) }
+        claimBatch = Recorder(label: Self.claimBatchJobs, aggregate: true)
+        writeBatch = Recorder(label: Self.writeBatchAttempts, aggregate: true)
+        writeSeconds = Timer(label: Self.writeDuration, preferredDisplayUnit: .seconds)
+        unmatchedGrants = Counter(label: Self.unmatchedGrantsTotal)
+        outageNotices = { Counter(label: Self.outageNoticesTotal, dimensions: [("result", $0)]) }
     }
 
     func recordWritten(_ result: RecordOutcomes.Result, batchSize: Int, seconds: Double) {
@@ -42,6 +50,18 @@ public struct WorkerMetrics: Sendable {
         writeBatch.record(batchSize)
         writeSeconds.recordNanoseconds(Int64(seconds * 1e9))
     }
+
+    static let verifications = "receiptq_worker_verifications_total"
+    static let appleRequestDuration = "receiptq_worker_apple_request_duration_seconds"
+    static let appleRequestsTotal = "receiptq_worker_apple_requests_total"
+    static let appleTLSFailuresTotal = "receiptq_worker_apple_tls_failures_total"
+    static let inFlightName = "receiptq_worker_verifications_in_flight"
+    static let breakerState = "receiptq_worker_breaker_state"
+    static let claimBatchJobs = "receiptq_worker_claim_batch_jobs"
+    static let writeBatchAttempts = "receiptq_worker_write_batch_attempts"
+    static let writeDuration = "receiptq_worker_write_duration_seconds"
+    static let unmatchedGrantsTotal = "receiptq_worker_unmatched_grants_total"
+    static let outageNoticesTotal = "receiptq_worker_outage_notices_total"
 }
 
 extension JobOutcome {

@@ -22,6 +22,7 @@ struct ReceiptQ: AsyncParsableCommand {
             EnqueueCommand.self,
             FakeAppStoreCommand.self,
             ServerAPICommand.self,
+            RolesCommand.self,
         ]
     )
 

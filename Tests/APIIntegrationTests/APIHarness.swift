@@ -22,6 +22,8 @@ final class APIHarness: Sendable {
 
     var port: Int { server.port }
     var baseURL: String { server.baseURL }
+    /// The admin listener: /metrics, /healthz, /readyz.
+    var adminURL: String { server.adminURL }
 
     /// Starts a server; `configure` adjusts its settings (tokens are set to `token` first).
     /// `databaseOverride` points the server somewhere else (an unreachable database).
@@ -32,7 +34,8 @@ final class APIHarness: Sendable {
         configure(&settings)
         var logger = Logger(label: "api-test")
         logger.logLevel = .critical
-        let server = try await InProcessAPI.start(configuration: settings, database: databaseOverride ?? database.configuration,
+        let asAPI = try await database.configuration(as: .api)   // as `receiptq api` logs in: its role only
+        let server = try await InProcessAPI.start(configuration: settings, database: databaseOverride ?? asAPI,
                                                   migrations: try Migration.load(from: ScratchDatabase.migrationsDirectory()),
                                                   logger: logger)
         return APIHarness(database: database, pool: database.pool(size: 2), server: server)

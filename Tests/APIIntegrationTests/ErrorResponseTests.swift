@@ -1,3 +1,4 @@
+import API
 import Foundation
 import Postgres
 import Testing
@@ -41,16 +42,54 @@ struct ErrorResponseTests {
         await api.stop()
     }
 
-    @Test("401 without a token or with an unknown one; health, readiness and metrics need none")
+    @Test("401 with a Bearer challenge without a token, with an unknown one, and with one over 256 bytes")
     func unauthorized() async throws {
-        let api = try await APIHarness.start()
+        // A configured token of 300 bytes: refused all the same, before it is hashed.
+        let long = String(repeating: "k", count: 300)
+        let api = try await APIHarness.start {
+            $0.tokens = try! TokenDigests(hexList: TokenDigests.hexDigest(of: APIHarness.token) + "," + TokenDigests.hexDigest(of: long))
+        }
         let none = try await api.post("/v1/receipts", json: APIHarness.receipt("u"), token: nil)
         #expect(none.status == 401)
         #expect(none.problemType == Self.problem + "unauthorized")
-        #expect(try await api.get("/v1/receipts/1", token: "wrong").status == 401)
-        #expect(try await api.get("/healthz", token: nil).status == 200)
-        #expect(try await api.get("/readyz", token: nil).status == 200)
-        #expect(try await api.get("/metrics", token: nil).status == 200)
+        #expect(none.header("WWW-Authenticate") == "Bearer realm=\"receiptq\"")
+        let wrong = try await api.get("/v1/receipts/1", token: "wrong")
+        #expect(wrong.status == 401)
+        #expect(wrong.header("WWW-Authenticate") == "Bearer realm=\"receiptq\", error=\"invalid_token\"")
+        #expect(try await api.get("/v1/receipts/1", token: long).status == 401)
+        #expect(try await api.get("/v1/receipts/1").status == 404)
+        await api.stop()
+    }
+
+    @Test("an address that failed authentication too often gets 429 with Retry-After, even with a good token")
+    func failedAuthenticationIsLimitedPerAddress() async throws {
+        let api = try await APIHarness.start { $0.authFailuresPerMinute = 3 }
+        for _ in 0..<3 { #expect(try await api.get("/v1/receipts/1", token: "guess").status == 401) }
+        let limited = try await api.get("/v1/receipts/1")
+        #expect(limited.status == 429)
+        #expect(limited.problemType == Self.problem + "rate-limited")
+        #expect(Int(limited.header("Retry-After") ?? "") ?? 0 >= 1)
+        #expect(try await api.get("/v1/receipts/1", token: "guess").status == 429)
+        let metrics = String(decoding: try await api.admin("/metrics").body, as: UTF8.self)
+        #expect(metrics.contains("receiptq_api_auth_failures_total{result=\"unauthorized\"} 3"))
+        #expect(metrics.contains("receiptq_api_auth_failures_total{result=\"limited\"} 2"))
+        await api.stop()
+    }
+
+    @Test("metrics, health and readiness are served on the admin port only")
+    func adminEndpointsAreNotOnThePublicPort() async throws {
+        let api = try await APIHarness.start()
+        for path in ["/metrics", "/healthz", "/readyz"] {
+            #expect(try await api.get(path, token: nil).status == 404, "\(path) on the public port")
+            #expect(try await api.get(path).status == 404, "\(path) on the public port, with a token")
+            #expect(try await api.admin(path).status == 200, "\(path) on the admin port")
+        }
+        #expect(try await api.get("/v1/receipts/1").status == 404)
+        let metrics = String(decoding: try await api.admin("/metrics").body, as: UTF8.self)
+        #expect(metrics.contains("# HELP receiptq_api_request_duration_seconds"))
+        #expect(metrics.contains("receiptq_api_request_duration_seconds_bucket{route=\"/v1/receipts/{id}\",status=\"404\""))
+        #expect(metrics.contains("# HELP receiptq_process_open_fds"))
+        #expect(metrics.contains("# HELP receiptq_process_resident_memory_bytes"))
         await api.stop()
     }
 
@@ -116,8 +155,10 @@ struct ErrorResponseTests {
         #expect(answer.status == 503)
         #expect(answer.problemType == Self.problem + "database-unavailable")
         #expect(answer.header("Retry-After") != nil)
-        #expect(try await api.get("/readyz", token: nil).status == 503)
-        #expect(try await api.get("/healthz", token: nil).status == 200)
+        let readiness = try await api.admin("/readyz")
+        #expect(readiness.status == 503)
+        #expect(readiness.json["reason"] as? String == "the database cannot be reached")
+        #expect(try await api.admin("/healthz").status == 200)
         await api.stop()
     }
 }

@@ -49,6 +49,11 @@ extension APIHarness {
         try await HTTPTestClient.send("GET", baseURL + path, token: token)
     }
 
+    /// GET on the admin listener (no token: it is not on the public port).
+    func admin(_ path: String) async throws -> HTTPExchange {
+        try await HTTPTestClient.send("GET", adminURL + path)
+    }
+
     func post(_ path: String, json: Any, token: String? = APIHarness.token) async throws -> HTTPExchange {
         try await HTTPTestClient.send("POST", baseURL + path, token: token, json: json)
     }

@@ -19,7 +19,8 @@ struct LongPollTests {
 
     /// The API never polls on a timer, so an answer long before the 10 s wait ran out can only
     /// come from the outcome's NOTIFY. The latency is printed (on an idle machine it is a few
-    /// milliseconds); the bound is loose because CI runs this beside CPU-heavy end-to-end tests.
+    /// milliseconds); the bound is half the wait because CI runs this beside CPU-heavy end-to-end
+    /// tests (a 1 s bound was once missed by 35 ms there).
     @Test("?wait= is woken by the job's outcome, not by the wait running out")
     func longPollWakesOnOutcome() async throws {
         let api = try await APIHarness.start()
@@ -39,7 +40,7 @@ struct LongPollTests {
         #expect(answer.json["reason"] as? String == "test says no")
         #expect(answer.json["final"] as? Bool == true)
         print("long-poll answered \(answered - committed) after the outcome committed")
-        #expect(answered - committed < .seconds(1), "woke \(answered - committed) after the commit")
+        #expect(answered - committed < .seconds(5), "woke \(answered - committed) after the commit")
         await api.stop()
     }
 

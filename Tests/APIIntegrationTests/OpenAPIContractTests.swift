@@ -31,8 +31,7 @@ struct OpenAPIContractTests {
         #expect(try Self.document()["openapi"] as? String == "3.1.0")
         #expect(Set(try Self.operations().keys) == [
             "POST /v1/receipts", "GET /v1/receipts/{id}", "POST /v1/orders", "GET /v1/users/{user_id}/grants",
-            "GET /v1/events", "GET /healthz", "GET /readyz", "GET /metrics", "POST /v1/transactions",
-            "GET /v1/users/{user_id}/entitlements",
+            "GET /v1/events", "POST /v1/transactions", "GET /v1/users/{user_id}/entitlements",
         ])
     }
 
@@ -73,9 +72,6 @@ struct OpenAPIContractTests {
             ("GET /v1/events", "valid", "", { try await api.get("/v1/events?after=0&limit=10") }),
             ("GET /v1/events", "bad after", "", { try await api.get("/v1/events?after=x") }),
             ("GET /v1/events", "no token", "", { try await api.get("/v1/events", token: nil) }),
-            ("GET /healthz", "valid", "", { try await api.get("/healthz", token: nil) }),
-            ("GET /readyz", "valid", "", { try await api.get("/readyz", token: nil) }),
-            ("GET /metrics", "valid", "", { try await api.get("/metrics", token: nil) }),
         ]
         var probed: Set<String> = []
         for (operation, name, _, probe) in probes {

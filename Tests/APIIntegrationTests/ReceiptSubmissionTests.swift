@@ -62,7 +62,7 @@ struct ReceiptSubmissionTests {
             return try await group.reduce(into: Set<Int>()) { $0.insert($1) }
         }
         #expect(ids.count == 64)
-        let metrics = String(decoding: try await api.get("/metrics", token: nil).body, as: UTF8.self)
+        let metrics = String(decoding: try await api.admin("/metrics").body, as: UTF8.self)
         let commits = try #require(metricValue(metrics, "receiptq_api_enqueue_commits_total"))
         #expect(commits < 64)
         await api.stop()

@@ -19,7 +19,7 @@ struct HTTPClientAgainstFakeTests {
         return try await FakeAppStoreServer.start(configuration: configuration)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func twoThousandSlowRequestsRunConcurrentlyNotInTurns() async throws {
         // 2,000 client sockets and 2,000 server sockets live in this one process.
         let limit = FileDescriptorLimit.raise(to: 8_192)
@@ -41,11 +41,13 @@ struct HTTPClientAgainstFakeTests {
         }
         let elapsed = clock.now - started
         #expect(valid == 2_000)
-        // In turns of even 100 at a time this takes over 90 s; all at once, 6 s plus whatever a
-        // loaded CI machine adds (18.8 s seen with the whole suite running in parallel). Speed
-        // itself is measured by `receiptq-lab bench http`, not here.
-        #expect(elapsed < .seconds(45))
-        #expect(fake.stats.snapshot().validAnswersByTransactionID["1000000001"] == 2_000)
+        // Together, not in turns: the fake saw most of them waiting out its 3–6 s at once (in
+        // turns of 100 it would never see more than 100). Counted by the fake, not timed, so a
+        // loaded CI machine cannot fail it; speed itself is measured by `receiptq-lab bench http`.
+        let stats = fake.stats.snapshot()
+        print("2,000 slow requests: \(elapsed), at most \(stats.peakPending) waiting at the fake at once")
+        #expect(stats.peakPending >= 1_000, "at most \(stats.peakPending) requests were in flight together")
+        #expect(stats.validAnswersByTransactionID["1000000001"] == 2_000)
         await client.shutdown()
         await fake.stop()
     }

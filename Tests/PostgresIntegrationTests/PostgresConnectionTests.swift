@@ -137,6 +137,10 @@ struct PostgresConnectionTests {
         let conninfo = try PostgresConfiguration(connectionString: "host=x password=s3cret dbname=y").with(database: "z")
         #expect(!conninfo.redacted.contains("s3cret"))
         #expect(conninfo.redacted.hasSuffix("dbname=z"))
+        // However it is printed: a log line, an error, a failed expectation.
+        for printed in [String(describing: uri), String(reflecting: uri), "\(uri.with(user: "other"))", String(reflecting: [conninfo])] {
+            #expect(!printed.contains("s3cret"), "\(printed)")
+        }
     }
 
     @Test func unreachableServerFailsFastAsAConnectionError() async throws {

@@ -95,7 +95,7 @@ struct ClaimAndCompleteTests {
         _ = try await fixture.queue.enqueue(QueueFixture.jobs(1))
         let slow = try #require(try await fixture.queue.claim(limit: 1, worker: "slow-worker", lease: .milliseconds(200)).first)
         try await Task.sleep(for: .milliseconds(300))
-        let scheduler = Scheduler(database: fixture.database.configuration, logger: .init(label: "test"))
+        let scheduler = Scheduler(database: try await fixture.database.configuration(as: .scheduler), logger: .init(label: "test"))
         #expect(try await scheduler.tick().requeuedExpiredLeases == 1)
         let retry = try #require(try await fixture.queue.claim(limit: 1, worker: "fast-worker", lease: .seconds(30)).first)
         #expect(retry.id == slow.id)
@@ -117,7 +117,7 @@ struct ClaimAndCompleteTests {
         _ = try await fixture.queue.enqueue(QueueFixture.jobs(1))
         let first = try #require(try await fixture.queue.claim(limit: 1, worker: "w", lease: .milliseconds(100)).first)
         try await Task.sleep(for: .milliseconds(200))
-        let scheduler = Scheduler(database: fixture.database.configuration, logger: .init(label: "test"))
+        let scheduler = Scheduler(database: try await fixture.database.configuration(as: .scheduler), logger: .init(label: "test"))
         _ = try await scheduler.tick()
         let second = try #require(try await fixture.queue.claim(limit: 1, worker: "w", lease: .seconds(30)).first)
         let stale = try await fixture.queue.record([FinishedAttempt.granting(first)], worker: "w")
@@ -143,7 +143,7 @@ struct ClaimAndCompleteTests {
         try await Task.sleep(for: .milliseconds(150))
         // Nobody else holds the job: the answer is still the newest, so it counts (no wasted re-verification).
         #expect(try await fixture.queue.record([FinishedAttempt.granting(lease)], worker: "w").completed == [lease.id])
-        let scheduler = Scheduler(database: fixture.database.configuration, logger: .init(label: "test"))
+        let scheduler = Scheduler(database: try await fixture.database.configuration(as: .scheduler), logger: .init(label: "test"))
         #expect(try await scheduler.tick().requeuedExpiredLeases == 0)   // finished jobs are never requeued
         #expect(try await fixture.state(of: lease.id) == .granted)
     }
@@ -166,7 +166,7 @@ struct ClaimAndCompleteTests {
         _ = try await fixture.queue.record([FinishedAttempt.ending(lease, .timedOut(delayMilliseconds: 0, error: "no answer in 30 s"))], worker: "w")
         #expect(try await fixture.state(of: lease.id) == .timedOut)
         #expect(try await fixture.queue.claim(limit: 1, worker: "w", lease: .seconds(30)).isEmpty)   // not before the scheduler
-        let scheduler = Scheduler(database: fixture.database.configuration, logger: .init(label: "test"))
+        let scheduler = Scheduler(database: try await fixture.database.configuration(as: .scheduler), logger: .init(label: "test"))
         #expect(try await scheduler.tick().requeuedTimedOut == 1)
         let again = try #require(try await fixture.queue.claim(limit: 1, worker: "w", lease: .seconds(30)).first)
         #expect(again.attempt == 2)

@@ -23,6 +23,23 @@ struct EnqueueTests {
         }
     }
 
+    /// The batch's dedupe is linear (`BatchDedupeTests` counts its comparisons); here the whole
+    /// statement, as the API's role runs it: every crafted receipt stored once, repeats answered.
+    @Test func thousandsOfSameLengthReceiptsForOneTransactionEnqueueInOneBatchEachOnce() async throws {
+        let fixture = try await QueueFixture.make()
+        defer { fixture.shutdown() }
+        let api = PostgresPool(configuration: try await fixture.database.configuration(as: .api), size: 1)
+        defer { api.shutdown() }
+        let crafted = (0..<4_000).map { NewJob(receiptData: "QUFB" + String(format: "%08d", $0), transactionID: "t1", userID: "u1") }
+        let started = ContinuousClock.now
+        let results = try await JobQueue(pool: api).enqueue(crafted + crafted.prefix(1_000))
+        print("4,000 crafted receipts (+1,000 repeats) enqueued in \(ContinuousClock.now - started)")
+        #expect(results.prefix(4_000).allSatisfy { $0.created })
+        #expect(Set(results.prefix(4_000).map(\.id)).count == 4_000)
+        #expect(results.suffix(1_000).map(\.id) == results.prefix(1_000).map(\.id) && results.suffix(1_000).allSatisfy { !$0.created })
+        #expect(try await fixture.count("SELECT count(*) FROM receiptq.jobs") == 4_000)
+    }
+
     @Test func identicalSubmissionReturnsTheExistingJobInsteadOfASecondOne() async throws {
         let fixture = try await QueueFixture.make()
         defer { fixture.shutdown() }

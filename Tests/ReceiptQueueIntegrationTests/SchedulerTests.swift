@@ -11,7 +11,7 @@ struct SchedulerTests {
         defer { fixture.shutdown() }
         let ids = try await fixture.queue.enqueue(QueueFixture.jobs(40)).map(\.id)
         let doomed = try ChildProcess(ReceiptQBinary.lab, arguments: ["claim-and-hang", "--limit", "25", "--lease", "1500ms",
-                                                  "--database-url", fixture.database.connectionString])
+                                                  "--database-url", try await fixture.database.connectionString(as: .worker)])
         #expect(await eventually(timeout: .seconds(20)) { doomed.stdout.contains("claimed 25") }, "claimer said: \(doomed.stderr)")
         doomed.kill(SIGKILL)
         await doomed.wait(timeout: .seconds(5))
@@ -20,7 +20,7 @@ struct SchedulerTests {
         let first = try await fixture.queue.claim(limit: 100, worker: survivor, lease: .seconds(30))
         let finished = Set(first.map(\.id))
         #expect(finished.count == 15)   // the dead claimer's 25 stay leased until the lease runs out
-        let scheduler = Scheduler(database: fixture.database.configuration, logger: .init(label: "test"))
+        let scheduler = Scheduler(database: try await fixture.database.configuration(as: .scheduler), logger: .init(label: "test"))
         let rescued = try await eventually(timeout: .seconds(10), every: .milliseconds(200)) {
             try await scheduler.tick().requeuedExpiredLeases == 25
         }
@@ -41,7 +41,7 @@ struct SchedulerTests {
         let id = try await fixture.queue.enqueue(QueueFixture.jobs(1))[0].id
         var configuration = Scheduler.Configuration()
         configuration.budget.maxAttempts = 2
-        let scheduler = Scheduler(database: fixture.database.configuration, configuration: configuration, logger: .init(label: "test"))
+        let scheduler = Scheduler(database: try await fixture.database.configuration(as: .scheduler), configuration: configuration, logger: .init(label: "test"))
         for _ in 0..<2 {
             _ = try await fixture.queue.claim(limit: 1, worker: "crashing-worker", lease: .seconds(30))
             try await fixture.expireLeases()
@@ -59,7 +59,7 @@ struct SchedulerTests {
         let lease = try #require(try await fixture.queue.claim(limit: 1, worker: "w", lease: .seconds(30)).first)
         _ = try await fixture.queue.record([FinishedAttempt.ending(lease, .timedOut(delayMilliseconds: 0, error: "timeout"))], worker: "w")
         try await fixture.pool.query("UPDATE receiptq.jobs SET created_at = now() - interval '73 hours' WHERE id = $1", [id])
-        let tick = try await Scheduler(database: fixture.database.configuration, logger: .init(label: "test")).tick()
+        let tick = try await Scheduler(database: try await fixture.database.configuration(as: .scheduler), logger: .init(label: "test")).tick()
         #expect(tick.failed == 1)
         #expect(try await fixture.state(of: id) == .failed)
     }
@@ -74,7 +74,7 @@ struct SchedulerTests {
         try await fixture.pool.query("UPDATE receiptq.jobs SET created_at = now() - interval '90 days', finished_at = finished_at - interval '90 days'")
         var configuration = Scheduler.Configuration()
         configuration.retention = .seconds(30 * 86_400)
-        let tick = try await Scheduler(database: fixture.database.configuration, configuration: configuration, logger: .init(label: "test")).tick()
+        let tick = try await Scheduler(database: try await fixture.database.configuration(as: .scheduler), configuration: configuration, logger: .init(label: "test")).tick()
         #expect(tick.pruned == 2)
         #expect(try await fixture.count("SELECT count(*) FROM receiptq.jobs") == 2)   // unfinished receipts are never pruned
         #expect(try await fixture.count("SELECT count(*) FROM receiptq.grants") == 2)   // the ledger is never pruned
@@ -84,7 +84,7 @@ struct SchedulerTests {
     @Test func onlyOneSchedulerLeadsAndAStandbyTakesOverWhenTheLeaderIsKilled() async throws {
         let fixture = try await QueueFixture.make()
         defer { fixture.shutdown() }
-        let arguments = ["scheduler", "--interval", "300ms", "--database-url", fixture.database.connectionString]
+        let arguments = ["scheduler", "--interval", "300ms", "--database-url", try await fixture.database.connectionString(as: .scheduler)]
         let first = try ChildProcess(arguments: arguments)
         let second = try ChildProcess(arguments: arguments)
         defer { first.kill(); second.kill() }

@@ -15,8 +15,8 @@ struct FleetRateLimiterTests {
     static let bundleId = "com.example.app"
 
     /// A limiter as each worker process has one: its own pool on the shared database.
-    static func limiter(_ database: ScratchDatabase, rate: Double) -> (FleetRateLimiter<ContinuousClock>, PostgresPool) {
-        let pool = database.pool(size: 2)
+    static func limiter(_ database: PostgresConfiguration, rate: Double) -> (FleetRateLimiter<ContinuousClock>, PostgresPool) {
+        let pool = PostgresPool(configuration: database, size: 2)
         let configuration = FleetRateLimiterConfiguration(limits: ServerAPIRateLimits(production: [.getTransactionInfo: rate]))
         return (FleetRateLimiter(store: PostgresRateBudgetStore(pool: pool), configuration: configuration, clock: ContinuousClock()), pool)
     }
@@ -41,7 +41,8 @@ struct FleetRateLimiterTests {
 
     @Test func threeLimitersTogetherUseTheWholeBudgetAndNeverMore() async throws {
         let database = try await ScratchDatabase.migrated()
-        let limiters = (0..<3).map { _ in Self.limiter(database, rate: 100) }
+        let asWorker = try await database.configuration(as: .worker)   // as a worker process logs in
+        let limiters = (0..<3).map { _ in Self.limiter(asWorker, rate: 100) }
         defer { limiters.forEach { $0.1.shutdown() } }
         let started = ContinuousClock.now   // the bucket is made by the first take, after this
         let lag = SchedulingLag.start()
@@ -66,8 +67,9 @@ struct FleetRateLimiterTests {
 
     @Test func aPauseReportedByOneLimiterStopsTheOthersUntilItEnds() async throws {
         let database = try await ScratchDatabase.migrated()
-        let (a, poolA) = Self.limiter(database, rate: 100)
-        let (b, poolB) = Self.limiter(database, rate: 100)
+        let asWorker = try await database.configuration(as: .worker)   // as a worker process logs in
+        let (a, poolA) = Self.limiter(asWorker, rate: 100)
+        let (b, poolB) = Self.limiter(asWorker, rate: 100)
         defer { poolA.shutdown(); poolB.shutdown() }
         let started = ContinuousClock.now
         async let permits = Self.hammer(b, callers: 4, for: .seconds(5))
@@ -87,8 +89,9 @@ struct FleetRateLimiterTests {
 
     @Test func apples429PausesTheEndpointForTheWholeFleetUntilRetryAfter() async throws {
         let database = try await ScratchDatabase.migrated()
-        let (a, poolA) = Self.limiter(database, rate: 50)
-        let (b, poolB) = Self.limiter(database, rate: 50)
+        let asWorker = try await database.configuration(as: .worker)   // as a worker process logs in
+        let (a, poolA) = Self.limiter(asWorker, rate: 50)
+        let (b, poolB) = Self.limiter(asWorker, rate: 50)
         defer { poolA.shutdown(); poolB.shutdown() }
         try await withServerAPIFixture { fixture in
             let purchase = try fixture.buy()
@@ -114,7 +117,8 @@ struct FleetRateLimiterTests {
 
     @Test func aFleetAtTheFakesLimitGetsNo429s() async throws {
         let database = try await ScratchDatabase.migrated()
-        let limiters = (0..<3).map { _ in Self.limiter(database, rate: 50) }
+        let asWorker = try await database.configuration(as: .worker)   // as a worker process logs in
+        let limiters = (0..<3).map { _ in Self.limiter(asWorker, rate: 50) }
         defer { limiters.forEach { $0.1.shutdown() } }
         try await withServerAPIFixture({ $0.rateLimits = ["get_transaction_info": 50] }) { fixture in
             let purchase = try fixture.buy()

@@ -107,7 +107,8 @@ struct ServerAPIClientTests {
     }
 
     @Test func anOutageIsRetryableWhateverShapeItTakes() async throws {
-        for kind in FakeOutage.Kind.allCases where kind != .malformed21002 {   // a verifyReceipt-only storm
+        // A 21002 storm is verifyReceipt's alone: the Server API answers as usual through it.
+        for kind in FakeOutage.Kind.allCases where kind != .malformed21002 {
             let fake = try await FakeAppStoreServer.start(configuration: FakeAppStoreConfiguration(
                 latency: FakeDurationRange(lower: .zero, upper: .zero), outages: [FakeOutage(start: .zero, end: .seconds(60), kind: kind)]))
             let fixture = ServerAPIFixture(fake: fake, key: .init(), http: .init())

@@ -16,15 +16,24 @@ let bundleID = "com.example.app"
 /// `receiptq worker` processes) — the whole pipeline with real parts.
 struct EndToEnd {
     let database: ScratchDatabase
+    /// The test's own connections (the owner): set-up and checks.
     let pool: PostgresPool
     let queue: JobQueue
     let fake: FakeAppStoreServer
+    /// How workers and schedulers log in, in process and as child processes: with their roles
+    /// only, so a grant they lack fails the test.
+    let workerDatabase: PostgresConfiguration
+    let workerURL: String
+    let schedulerURL: String
 
     static func make(fake configuration: FakeAppStoreConfiguration) async throws -> EndToEnd {
         let database = try await ScratchDatabase.migrated()
         let pool = database.pool(size: 4)
         let fake = try await FakeAppStoreServer.start(configuration: configuration)
-        return EndToEnd(database: database, pool: pool, queue: JobQueue(pool: pool), fake: fake)
+        return EndToEnd(database: database, pool: pool, queue: JobQueue(pool: pool), fake: fake,
+                        workerDatabase: try await database.configuration(as: .worker),
+                        workerURL: try await database.connectionString(as: .worker),
+                        schedulerURL: try await database.connectionString(as: .scheduler))
     }
 
     /// A receipt the fake understands, holding `transactions` (id, product).
@@ -55,10 +64,10 @@ struct EndToEnd {
         let http = HTTPClient(configuration: HTTPClientConfiguration(defaultTimeout: timeout))
         let verifier = VerifyReceiptClient(httpClient: http, configuration: VerifyReceiptClientConfiguration(
             productionURL: fake.productionURL, sandboxURL: fake.sandboxURL, sharedSecret: sharedSecret, requestTimeout: timeout))
-        let workerPool = database.pool(size: 3)
+        let workerPool = PostgresPool(configuration: workerDatabase, size: 3)
         var logger = logs.map { logs in Logger(label: "test-worker") { _ in CapturingLogHandler(logs: logs) } } ?? Logger(label: "test-worker")
         logger.logLevel = .warning
-        let worker = ReceiptWorker(configuration: configuration, pool: workerPool, database: database.configuration,
+        let worker = ReceiptWorker(configuration: configuration, pool: workerPool, database: workerDatabase,
                                    verifier: verifier, logger: logger)
         let group = ServiceGroup(configuration: .init(services: [worker], logger: logger))
         let task = Task { try await group.run() }
@@ -77,10 +86,10 @@ struct EndToEnd {
         configuration.breaker.maxOpenDuration = .seconds(1)
         configure(&configuration)
         let http = HTTPClient(configuration: HTTPClientConfiguration(defaultTimeout: .seconds(2)))
-        let pool = database.pool(size: 2)
+        let pool = PostgresPool(configuration: workerDatabase, size: 2)
         var logger = Logger(label: "test-deliverer")
         logger.logLevel = .error
-        let deliverer = WebhookDeliverer(configuration: configuration, pool: pool, database: database.configuration, http: http, logger: logger)
+        let deliverer = WebhookDeliverer(configuration: configuration, pool: pool, database: workerDatabase, http: http, logger: logger)
         let group = ServiceGroup(configuration: .init(services: [deliverer], logger: logger))
         return RunningDeliverer(group: group, task: Task { try await group.run() }, pool: pool, http: http)
     }

@@ -113,9 +113,12 @@ struct FleetOutageTests {
         configuration.breaker.openDuration = .seconds(3)
         let logs = CapturedLogs()
         let worker = e2e.startWorker(configuration, logs: logs)
-        // Until the worker has heard it: notices sent before it LISTENs are lost by design.
+        // Until the worker has heard it: notices sent before it LISTENs are lost by design. Sent
+        // as another worker sends it: from a session of a receiptq_worker login.
+        let otherWorker = PostgresPool(configuration: e2e.workerDatabase, size: 1)
+        defer { otherWorker.shutdown() }
         let heard = try await eventually(timeout: .seconds(10), every: .milliseconds(200)) {
-            try await e2e.queue.announce(OutageNotice(environment: "Production", worker: "worker-a"))
+            try await JobQueue(pool: otherWorker).announce(OutageNotice(environment: "Production", worker: "worker-a"))
             return logs.at(.warning).contains { $0.message.contains("another worker saw Apple failing") }
         }
         #expect(heard)
@@ -127,6 +130,30 @@ struct FleetOutageTests {
         #expect(e2e.fake.stats.snapshot().requests == 0)
         #expect(try await e2e.waitUntilDrained(timeout: .seconds(20)))
         #expect(try await e2e.count("SELECT count(*) FROM receiptq.jobs WHERE state = 'granted'") == 20)
+        try await worker.stop()
+        await e2e.shutdown()
+    }
+
+    @Test func aSpoofedOutageNoticeFromASessionThatIsNotAWorkerIsIgnored() async throws {
+        let e2e = try await EndToEnd.make(fake: FakeAppStoreConfiguration(
+            latency: FakeDurationRange(lower: .milliseconds(20), upper: .milliseconds(50))))
+        let logs = CapturedLogs()
+        let worker = e2e.startWorker(e2e.workerConfiguration(name: "worker-s"), logs: logs)
+        // Anyone with a login may NOTIFY: here the API's role, as a compromised API would.
+        let api = PostgresPool(configuration: try await e2e.database.configuration(as: .api), size: 1)
+        defer { api.shutdown() }
+        let ignored = try await eventually(timeout: .seconds(10), every: .milliseconds(200)) {
+            try await JobQueue(pool: api).announce(OutageNotice(environment: "Production", worker: "worker-a"))
+            return logs.at(.warning).contains { $0.message.contains("ignored an Apple outage notice") }
+        }
+        #expect(ignored)
+        for _ in 0..<5 { try await JobQueue(pool: api).announce(OutageNotice(environment: "Production", worker: "worker-a")) }
+        _ = try await e2e.queue.enqueue((0..<20).map { n in
+            NewJob(receiptData: EndToEnd.receipt([("spoof-\(n)", "coins100")]), transactionID: "spoof-\(n)", userID: "u\(n)")
+        })
+        #expect(try await e2e.waitUntilDrained(timeout: .seconds(10)))
+        #expect(!logs.at(.warning).contains { $0.message.contains("another worker saw Apple failing") })
+        #expect(logs.at(.warning).filter { $0.message.contains("ignored an Apple outage notice") }.count == 1)   // once a minute
         try await worker.stop()
         await e2e.shutdown()
     }

@@ -7,14 +7,14 @@ import Testing
 extension EndToEnd {
     /// `receiptq worker` as a child process against this database and fake.
     func spawnWorker(name: String, concurrency: Int, appleTimeout: String = "15s", lease: String = "60s",
-                     shutdownDeadline: String = "20s") throws -> ChildProcess {
+                     shutdownDeadline: String = "20s", adminPort: Int = 0, environment: [String: String] = [:]) throws -> ChildProcess {
         try ChildProcess(arguments: [
-            "worker", "--database-url", database.connectionString, "--name", name,
+            "worker", "--database-url", workerURL, "--name", name,
             "--concurrency", "\(concurrency)", "--bundle-ids", bundleID,
             "--apple-production-url", fake.productionURL, "--apple-sandbox-url", fake.sandboxURL,
             "--apple-timeout", appleTimeout, "--lease", lease, "--poll-interval", "500ms",
-            "--shutdown-deadline", shutdownDeadline,
-        ], environment: ["RECEIPTQ_LOG_LEVEL": "warning"])
+            "--shutdown-deadline", shutdownDeadline, "--admin-port", "\(adminPort)",
+        ], environment: ["RECEIPTQ_LOG_LEVEL": "warning"].merging(environment) { $1 })
     }
 }
 
@@ -38,7 +38,7 @@ extension EndToEndRuns {
             let workers = try [e2e.spawnWorker(name: "w1", concurrency: 2500), e2e.spawnWorker(name: "w2", concurrency: 2500)]
             // As in production: on a loaded machine a few calls outlive --apple-timeout, and only
             // the scheduler puts timed-out jobs back (without it, a run beside other tests never drained).
-            let scheduler = try ChildProcess(arguments: ["scheduler", "--interval", "500ms", "--database-url", e2e.database.connectionString])
+            let scheduler = try ChildProcess(arguments: ["scheduler", "--interval", "500ms", "--database-url", e2e.schedulerURL])
             defer { (workers + [scheduler]).forEach { $0.kill() } }
             let started = ContinuousClock.now
             for chunk in stride(from: 0, to: jobs.count, by: 1000) {
@@ -68,7 +68,7 @@ extension EndToEndRuns {
             _ = try await e2e.queue.enqueue((0..<3000).map { NewJob(receiptData: EndToEnd.receipt([("k\($0)", "coins100")]), transactionID: "k\($0)", userID: "u\($0 % 100)") })
             let doomed = try e2e.spawnWorker(name: "doomed", concurrency: 1000, appleTimeout: "2s", lease: "10s")
             let survivor = try e2e.spawnWorker(name: "survivor", concurrency: 300, appleTimeout: "2s", lease: "10s")
-            let scheduler = try ChildProcess(arguments: ["scheduler", "--interval", "500ms", "--database-url", e2e.database.connectionString])
+            let scheduler = try ChildProcess(arguments: ["scheduler", "--interval", "500ms", "--database-url", e2e.schedulerURL])
             defer { doomed.kill(); survivor.kill(); scheduler.kill() }
             #expect(try await eventually(timeout: .seconds(30)) {
                 try await e2e.count("SELECT count(*) FROM receiptq.jobs WHERE locked_by = 'doomed'") > 200

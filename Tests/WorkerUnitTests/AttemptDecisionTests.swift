@@ -176,7 +176,8 @@ struct AttemptDecisionTests {
     @Test func appleTroubleNeverRejectsAPaidReceiptOnlyRetries() {
         let troubles: [RetryReason] = [.httpStatus(503), .httpStatus(429), .unreadableResponse, .network("refused"),
                                        .appleServerError(status: 21005, isRetryable: false), .unknownStatus(21999),
-                                       .appleServerError(status: 21199, isRetryable: true), .unreadableRequest]
+                                       .appleServerError(status: 21199, isRetryable: true), .unreadableRequest,
+                                       .tls("certificate verify failed")]
         let old = lease(attempt: 40, createdAt: Date().addingTimeInterval(-48 * 3600))
         for trouble in troubles {
             guard case .result(.retry(let delay, _)) = decide(.retryLater(trouble), lease: old) else {

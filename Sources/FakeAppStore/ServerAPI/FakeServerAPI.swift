@@ -70,7 +70,7 @@ public final class FakeServerAPI: Sendable {
             case .serviceUnavailable: return .text(503, "<html><body><h1>503 Service Unavailable</h1></body></html>", contentType: "text/html; charset=utf-8")
             case .html200: return .text(200, "<!DOCTYPE html><html><body><p>The App Store is temporarily unavailable.</p></body></html>",
                                         contentType: "text/html; charset=utf-8")
-            case .malformed21002: break   // a verifyReceipt storm; the Server API answers as usual
+            case .malformed21002: break   // a verifyReceipt storm: the Server API has no 21002 and answers as usual
             }
         }
         guard route != .unknown else { return .text(404, "not found\n") }

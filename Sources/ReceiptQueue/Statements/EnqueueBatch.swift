@@ -49,25 +49,14 @@ public enum EnqueueBatch {
     /// are stored once; the later ones report `created == false`.
     public static func run(_ jobs: [NewJob], on connection: PostgresConnection) throws -> [EnqueuedJob] {
         guard !jobs.isEmpty else { return [] }
-        var firstIndex: [DedupeKey: Int] = [:]
-        firstIndex.reserveCapacity(jobs.count)
+        // Repeats inside the batch are sent once (`BatchDedupe`: linear whatever the receipts).
+        let dedupe = BatchDedupe(jobs)
+        var uniquePosition = [Int](repeating: 0, count: jobs.count)
         var unique: [NewJob] = []
         unique.reserveCapacity(jobs.count)
-        // uniqueIndex[i]: the position in `unique` of jobs[i]; a later repeat reports created == false.
-        var uniqueIndex: [Int] = []
-        uniqueIndex.reserveCapacity(jobs.count)
-        var isRepeat: [Bool] = []
-        isRepeat.reserveCapacity(jobs.count)
-        for job in jobs {
-            if let index = firstIndex[DedupeKey(job: job)] {
-                uniqueIndex.append(index)
-                isRepeat.append(true)
-            } else {
-                firstIndex[DedupeKey(job: job)] = unique.count
-                uniqueIndex.append(unique.count)
-                isRepeat.append(false)
-                unique.append(job)
-            }
+        for index in jobs.indices where !dedupe.isRepeat(index) {
+            uniquePosition[index] = unique.count
+            unique.append(jobs[index])
         }
         // Prepared: the API runs this statement for every group commit on the same connections.
         let rows = try connection.query(prepared: sql, [
@@ -87,25 +76,11 @@ public enum EnqueueBatch {
                 results.append(EnqueuedJob(id: try found.decode("id"), created: false, state: try decodeState(found)))
             }
         }
-        return jobs.indices.map { position in
-            var result = results[uniqueIndex[position]]
-            if isRepeat[position] { result.created = false }
+        return jobs.indices.map { index in
+            var result = results[uniquePosition[dedupe.firstOccurrence[index]]]
+            if dedupe.isRepeat(index) { result.created = false }
             return result
         }
-    }
-
-    /// A job as a dictionary key, hashed by its short fields only. Hashing `NewJob` itself reads
-    /// the whole receipt (6 KiB typical) through SipHash and cost about 3 % of the CPU of
-    /// `bench api`; equality still compares every field, so only identical jobs collapse.
-    private struct DedupeKey: Hashable {
-        let job: NewJob
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(job.transactionID)
-            hasher.combine(job.receiptData?.utf8.count ?? 0)
-        }
-
-        static func == (left: DedupeKey, right: DedupeKey) -> Bool { left.job == right.job }
     }
 
     static func decodeState(_ row: PostgresRow) throws -> JobState {

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import HTTPClient
 import Logging
@@ -153,6 +154,7 @@ public final class WebhookDeliverer: Service, Sendable {
     }
 
     private func finish(_ lease: DeliveryLease, _ result: DeliveryResult, receiverFailed: Bool?, sentAt: ContinuousClock.Instant) {
+        Counter(label: WorkerMetrics.webhookDeliveriesTotal, dimensions: [("result", result.metricName)]).increment()
         let moved: CircuitBreaker<ContinuousClock.Instant>.Phase? = state.withLock { state in
             state.inFlight -= 1
             state.finished.append((lease, result))
@@ -193,6 +195,18 @@ public final class WebhookDeliverer: Service, Sendable {
             }
             if done && batch.isEmpty { return }
             try? await Task.sleep(for: .milliseconds(batch.isEmpty ? 20 : 2))
+        }
+    }
+}
+
+extension DeliveryResult {
+    /// The `result` label of `receiptq_worker_webhook_deliveries_total`.
+    var metricName: String {
+        switch self {
+        case .delivered: "delivered"
+        case .retry: "retry"
+        case .failed: "failed"
+        case .release: "released"
         }
     }
 }

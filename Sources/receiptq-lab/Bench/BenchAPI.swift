@@ -71,7 +71,7 @@ struct BenchAPI: AsyncParsableCommand {
         do {
             let grouped = try await measure(scratch: scratch, migrations: files, groupCommit: true, seed: "g")
             let single = try await measure(scratch: scratch, migrations: files, groupCommit: false, seed: "s")
-            let ceiling = httpOnly ? try await measure(scratch: scratch, migrations: files, groupCommit: true, seed: "h", path: "/healthz", expectedStatus: 405) : nil
+            let ceiling = httpOnly ? try await measure(scratch: scratch, migrations: files, groupCommit: true, seed: "h", path: "/v1/receipts/1", expectedStatus: 405) : nil
             await scratch.drop()
             report(Result(connections: connections, receiptBytes: receiptBytes, seconds: duration.seconds, server: self.server,
                           groupCommit: grouped, baseline: single, httpOnly: ceiling,

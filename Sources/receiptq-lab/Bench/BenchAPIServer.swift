@@ -27,11 +27,14 @@ final class BenchAPIServer {
 
     /// `http://127.0.0.1:<port>`.
     let baseURL: String
+    /// The admin listener: /metrics, /readyz.
+    let adminURL: String
     private let api: InProcessAPI?
     private let child: SpawnedProcess?
 
-    private init(baseURL: String, api: InProcessAPI?, child: SpawnedProcess?) {
+    private init(baseURL: String, adminURL: String, api: InProcessAPI?, child: SpawnedProcess?) {
         self.baseURL = baseURL
+        self.adminURL = adminURL
         self.api = api
         self.child = child
     }
@@ -43,18 +46,19 @@ final class BenchAPIServer {
             var settings = APIConfiguration(port: 0, tokens: try TokenDigests(hexList: TokenDigests.hexDigest(of: token)),
                                             rateLimitPerSecond: 0, poolSize: poolSize)
             settings.groupCommit.enabled = groupCommit
-            let api = try await InProcessAPI.start(configuration: settings, database: scratch.configuration, migrations: files,
-                                                   logger: Logger(label: "receiptq.benchapi"))
-            return BenchAPIServer(baseURL: api.baseURL, api: api, child: nil)
+            let api = try await InProcessAPI.start(configuration: settings, database: try await scratch.configuration(as: .api),
+                                                   migrations: files, logger: Logger(label: "receiptq.benchapi"))
+            return BenchAPIServer(baseURL: api.baseURL, adminURL: api.adminURL, api: api, child: nil)
         case .child:
-            let port = try freePort()
-            let arguments = ["api", "--database-url", scratch.connectionString, "--port", "\(port)",
-                             "--rate-limit", "0", "--pool-size", "\(poolSize)"] + (groupCommit ? [] : ["--no-group-commit"])
+            let (port, admin) = (try freePort(), try freePort())
+            let arguments = ["api", "--database-url", try await scratch.connectionString(as: .api), "--port", "\(port)",
+                             "--admin-port", "\(admin)", "--rate-limit", "0", "--pool-size", "\(poolSize)"]
+                + (groupCommit ? [] : ["--no-group-commit"])
             var environment = ProcessInfo.processInfo.environment
             environment["RECEIPTQ_API_TOKENS"] = TokenDigests.hexDigest(of: token)
             environment["RECEIPTQ_LOG_LEVEL"] = "warning"
             let process = try SpawnedProcess(executable: ReceiptQBinary.url.path, arguments: arguments, environment: environment)
-            let server = BenchAPIServer(baseURL: "http://127.0.0.1:\(port)", api: nil, child: process)
+            let server = BenchAPIServer(baseURL: "http://127.0.0.1:\(port)", adminURL: "http://127.0.0.1:\(admin)", api: nil, child: process)
             try await server.waitUntilReady()
             return server
         }
@@ -68,7 +72,7 @@ final class BenchAPIServer {
     /// GET /metrics (Prometheus text).
     func metricsText() async -> String {
         if let api { return api.metricsText() }
-        guard let url = URL(string: baseURL + "/metrics"), let (data, _) = try? await URLSession.shared.data(from: url) else { return "" }
+        guard let url = URL(string: adminURL + "/metrics"), let (data, _) = try? await URLSession.shared.data(from: url) else { return "" }
         return String(decoding: data, as: UTF8.self)
     }
 
@@ -82,7 +86,7 @@ final class BenchAPIServer {
 
     /// Polls GET /readyz until 200 (the child connected to the database), for up to 30 s.
     private func waitUntilReady() async throws {
-        guard let url = URL(string: baseURL + "/readyz") else { throw BenchError("bad URL \(baseURL)") }
+        guard let url = URL(string: adminURL + "/readyz") else { throw BenchError("bad URL \(adminURL)") }
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             guard child?.isRunning != false else { throw BenchError("the API child process exited") }

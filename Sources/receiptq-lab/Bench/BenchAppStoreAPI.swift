@@ -67,12 +67,13 @@ struct BenchAppStoreAPI: AsyncParsableCommand {
 
     private func measure(fake: BenchServerAPIFake, scratch: ScratchDatabase, keyFile: String, transactionId: String) async throws -> BenchAppStoreAPIOutcome {
         let startAt = Int64((Date().timeIntervalSince1970 + 2) * 1_000)   // time for every process to connect first
+        let workerURL = try await scratch.connectionString(as: .worker)   // the rate budget as workers take it
         let children = try (0..<processes).map { _ in
             try ChildProcess(ReceiptQBinary.lab, arguments: [
                 "bench", "appstore-api-caller", "--base-url", fake.productionURL, "--key-file", keyFile,
                 "--bundle-id", BenchServerAPIFake.bundleId, "--transaction-id", transactionId, "--rate", String(rate),
                 "--concurrency", String(concurrency), "--start-at", String(startAt), "--duration", duration.argumentText,
-            ], environment: ["DATABASE_URL": scratch.connectionString])
+            ], environment: ["DATABASE_URL": workerURL])
         }
         var reports: [BenchAppStoreAPICaller.Report] = []
         for child in children {

@@ -92,7 +92,8 @@ struct BenchE2E: AsyncParsableCommand {
         let pool = PostgresPool(configuration: scratch.configuration, size: 3)
         defer { pool.shutdown() }
         let queue = JobQueue(pool: pool)
-        let children = try (0..<workers).map { index in try spawnWorker(index: index, scratch: scratch, fake: fake) }
+        let workerURL = try await scratch.connectionString(as: .worker)   // as production: the worker's role only
+        let children = try (0..<workers).map { index in try spawnWorker(index: index, databaseURL: workerURL, fake: fake) }
         defer { children.forEach { if $0.isRunning { $0.terminate() } } }
 
         // Minting is the client's work, not ours: done before the clock starts.
@@ -149,8 +150,8 @@ struct BenchE2E: AsyncParsableCommand {
                       appleRequests: appleRequests, states: states)
     }
 
-    func spawnWorker(index: Int, scratch: ScratchDatabase, fake: BenchFake) throws -> SpawnedProcess {
-        let arguments = ["worker", "--database-url", scratch.connectionString, "--name", "bench-\(index)",
+    func spawnWorker(index: Int, databaseURL: String, fake: BenchFake) throws -> SpawnedProcess {
+        let arguments = ["worker", "--database-url", databaseURL, "--name", "bench-\(index)",
                          "--concurrency", "\(concurrency)", "--bundle-ids", "com.example.bench",
                          "--apple-production-url", fake.productionURL,
                          "--apple-sandbox-url", fake.productionURL.replacingOccurrences(of: "/production/", with: "/sandbox/")]

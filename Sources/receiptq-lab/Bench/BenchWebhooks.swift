@@ -46,9 +46,10 @@ struct BenchWebhooks: AsyncParsableCommand {
         try await pool.withConnection {
             try UpsertWebhookEndpoint.run(WebhookEndpoint(id: "bench", url: receiver.url, secrets: [secret]), on: $0)
         }
+        let workerURL = try await scratch.connectionString(as: .worker)   // as production: the worker's role only
         for index in 0..<workers {
             processes.append(try SpawnedProcess(executable: ReceiptQBinary.url.path, arguments: [
-                "worker", "--database-url", scratch.connectionString, "--name", "bench-webhooks-\(index)", "--concurrency", "1",
+                "worker", "--database-url", workerURL, "--name", "bench-webhooks-\(index)", "--concurrency", "1",
                 "--webhook-concurrency", "\(concurrency)", "--bundle-ids", "com.example.bench",
                 "--apple-production-url", "http://127.0.0.1:9/verifyReceipt", "--apple-sandbox-url", "http://127.0.0.1:9/verifyReceipt",
             ], environment: ProcessInfo.processInfo.environment.merging(["RECEIPTQ_LOG_LEVEL": "warning"]) { $1 }))

@@ -100,9 +100,12 @@ struct ChaosCommand: AsyncParsableCommand {
             latency: FakeDurationRange(parsing: latency)!, outages: plan.outages,
             p21005: plan.p21005, p21199: plan.p21199, pHang: plan.pHang, randomFaultsEnd: duration))
         let start = ContinuousClock.now
+        // Each process logs in with its own role, as in production: a grant one lacks shows here too.
+        var urls: [ProcessRole: String] = [:]
+        for role in [ProcessRole.api, .worker, .scheduler] { urls[role] = try await scratch.connectionString(as: role) }
         let processes = try ChaosProcesses(
             logDirectory: logs, environment: ["RECEIPTQ_API_TOKENS": TokenDigests.hexDigest(of: token)],
-            arguments: arguments(scratch: scratch, fake: fake, apiPort: apiPort))
+            arguments: arguments(urls: urls, fake: fake, apiPort: apiPort))
         let pool = PostgresPool(configuration: scratch.configuration, size: 2)
         let http = HTTPClient(configuration: HTTPClientConfiguration(maxTotalConnections: 512))
         defer { pool.shutdown() }
@@ -206,21 +209,21 @@ struct ChaosCommand: AsyncParsableCommand {
             crashes: crashes, invariants: invariants, logDirectory: logs.path)
     }
 
-    private func arguments(scratch: ScratchDatabase, fake: FakeAppStoreServer, apiPort: Int) -> @Sendable (ChaosProcesses.Role) -> [String] {
-        let url = scratch.connectionString
+    private func arguments(urls: [ProcessRole: String], fake: FakeAppStoreServer, apiPort: Int) -> @Sendable (ChaosProcesses.Role) -> [String] {
+        let (api, worker, scheduler) = (urls[.api] ?? "", urls[.worker] ?? "", urls[.scheduler] ?? "")
         let migrationsFlag = migrations.directory.map { ["--migrations", $0] } ?? []
         let lease = "\(lease.milliseconds)ms", timeout = "\(appleTimeout.milliseconds)ms"
         let production = fake.productionURL, sandbox = fake.sandboxURL
         return { role in
             switch role {
             case .api:
-                ["api", "--database-url", url, "--port", "\(apiPort)"] + migrationsFlag
+                ["api", "--database-url", api, "--port", "\(apiPort)", "--admin-port", "0"] + migrationsFlag
             case .worker:
-                ["worker", "--database-url", url, "--bundle-ids", ChaosPurchase.bundleID, "--concurrency", "2000",
+                ["worker", "--database-url", worker, "--bundle-ids", ChaosPurchase.bundleID, "--concurrency", "2000",
                  "--apple-production-url", production, "--apple-sandbox-url", sandbox,
                  "--apple-timeout", timeout, "--lease", lease, "--shutdown-deadline", "5s"]
             case .scheduler:
-                ["scheduler", "--database-url", url, "--interval", "1s"]
+                ["scheduler", "--database-url", scheduler, "--interval", "1s"]
             }
         }
     }

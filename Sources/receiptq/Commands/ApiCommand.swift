@@ -10,13 +10,16 @@ import ServiceLifecycle
 struct ApiCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "api",
-        abstract: "Serve the HTTP API: accept receipts durably, register orders, serve results, health and metrics.")
+        abstract: "Serve the HTTP API: accept receipts durably, register orders, serve results; metrics and probes on the admin port.")
 
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var migrations: MigrationsOptions
     @OptionGroup var signedData: SignedDataOptions
+    @OptionGroup var admin: AdminOptions
 
     private static let defaults = APIConfiguration()
+    /// The API's admin listener is on by default (probes need it), next to the public 8080.
+    static let defaultAdminPort = 8081
 
     @Option(help: "Address to listen on. Or $RECEIPTQ_API_HOST. Default: \(defaults.host).")
     var host: String?
@@ -36,6 +39,15 @@ struct ApiCommand: AsyncParsableCommand {
     @Option(help: "Burst allowed per token above the rate. Default: \(Int(defaults.rateLimitBurst)).")
     var rateBurst: Double?
 
+    @Option(help: "Failed authentications per client address and minute before it gets 429 (0: no limit). Default: \(defaults.authFailuresPerMinute).")
+    var authFailureLimit: Int?
+
+    @Option(help: "Long-polls (?wait=) one token may have waiting; beyond, the state is answered at once. Default: \(defaults.maxLongPollsPerToken).")
+    var maxLongPollsPerToken: Int?
+
+    @Option(help: "Long-polls waiting at once in all. Default: \(defaults.maxLongPolls).")
+    var maxLongPolls: Int?
+
     @Option(help: "Database connections (each with its own thread). Default: \(defaults.poolSize).")
     var poolSize: Int?
 
@@ -54,6 +66,9 @@ struct ApiCommand: AsyncParsableCommand {
         settings.maxReceiptBytes = maxReceiptBytes ?? settings.maxReceiptBytes
         settings.rateLimitPerSecond = rateLimit ?? settings.rateLimitPerSecond
         settings.rateLimitBurst = rateBurst ?? settings.rateLimitBurst
+        settings.authFailuresPerMinute = authFailureLimit ?? settings.authFailuresPerMinute
+        settings.maxLongPollsPerToken = maxLongPollsPerToken ?? settings.maxLongPollsPerToken
+        settings.maxLongPolls = maxLongPolls ?? settings.maxLongPolls
         settings.poolSize = poolSize ?? settings.poolSize
         settings.groupCommit.enabled = !noGroupCommit
         settings.idleTimeout = idleTimeout ?? settings.idleTimeout
@@ -75,10 +90,21 @@ struct ApiCommand: AsyncParsableCommand {
         let files = try migrations.load()
         let config = try database.configuration(applicationName: "receiptq-api-\(getpid())")
 
-        let server = APIServer(configuration: settings, database: config, migrations: files, logger: logger)
-        let group = ServiceGroup(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        let adminSettings = try admin.configuration(defaultPort: Self.defaultAdminPort)
+        guard adminSettings.port != settings.port || adminSettings.port == 0 else {
+            throw ConfigurationError("--admin-port must differ from --port: the admin endpoints are never served on the public port")
+        }
+        let server = APIServer(configuration: settings, database: config, logger: logger)
+        var services: [any Service] = [server]
+        if adminSettings.isEnabled {
+            // Readiness on a connection of its own: the receipts' pool is never probed.
+            services.append(AdminServer(configuration: adminSettings, registry: server.registry,
+                                        readiness: ReadinessProbe(database: config, migrations: files, logger: logger), logger: logger))
+        }
+        let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         logger.info("api starting", metadata: ["database": "\(config.redacted)", "host": "\(settings.host)",
-                                               "port": "\(settings.port)", "tokens": "\(settings.tokens.count)"])
+                                               "port": "\(settings.port)", "admin": "\(adminSettings.host):\(adminSettings.port)",
+                                               "tokens": "\(settings.tokens.count)"])
         try await group.run()
     }
 

@@ -15,6 +15,7 @@ struct SchedulerCommand: AsyncParsableCommand {
     private static let defaults = Scheduler.Configuration()
 
     @OptionGroup var database: DatabaseOptions
+    @OptionGroup var admin: AdminOptions
 
     @Option(help: "Time between ticks. Default: \(defaults.interval.argumentText).")
     var interval: Duration?
@@ -62,8 +63,17 @@ struct SchedulerCommand: AsyncParsableCommand {
         let settings = try settings()
         let logger = LogSetup.bootstrap(label: "receiptq.scheduler")
         let config = try database.configuration(applicationName: "receiptq-scheduler-\(getpid())")
+        let adminSettings = try admin.configuration(defaultPort: 0)
         let scheduler = Scheduler(database: config, configuration: settings, logger: logger)
-        let group = ServiceGroup(services: [scheduler], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        var services: [any Service] = [scheduler]
+        if adminSettings.isEnabled {
+            // So Kubernetes can probe it (/readyz: its database answers on a connection of the probe's
+            // own), and Prometheus reads the queue's health from it.
+            let admin = AdminServer(configuration: adminSettings, readiness: ReadinessProbe(database: config, logger: logger), logger: logger)
+            services.append(admin)
+            services.append(QueueHealthGauges(database: config, registry: admin.registry, logger: logger))
+        }
+        let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         logger.info("scheduler starting", metadata: ["database": "\(config.redacted)", "interval": "\(settings.interval.argumentText)"])
         try await group.run()
     }

@@ -24,6 +24,7 @@ struct WorkerCommand: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var serverAPI: ServerAPIOptions
+    @OptionGroup var admin: AdminOptions
 
     enum ReceiptVerifier: String, ExpressibleByArgument, CaseIterable {
         /// Apple's verifyReceipt (deprecated by Apple).
@@ -88,14 +89,14 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Webhook deliveries in flight at most (0: this worker delivers none). Or $RECEIPTQ_WEBHOOK_CONCURRENCY. Default: \(WebhookDelivererConfiguration(name: "").concurrency).")
     var webhookConcurrency: Int?
 
-    @Option(help: "PEM file of CAs to verify Apple's TLS certificate (default: the system's).")
+    @Option(help: "PEM file of the CAs that verify Apple's TLS certificate: only these are trusted (default: the system's).")
     var caBundle: String?
 
-    @Option(help: "Serve Prometheus metrics on this port at /metrics (0: off). Or $RECEIPTQ_METRICS_PORT. Default: 0.")
+    @Option(help: "Older name of --admin-port (and $RECEIPTQ_METRICS_PORT of $RECEIPTQ_ADMIN_PORT).")
     var metricsPort: Int?
 
-    @Option(help: "Address for the metrics endpoint. Default: 127.0.0.1.")
-    var metricsHost = "127.0.0.1"
+    @Option(help: "Older name of --admin-host.")
+    var metricsHost: String?
 
     @Flag(help: "Reject receipts verified in Apple's sandbox (default: accept and mark environment=Sandbox). Or $RECEIPTQ_REJECT_SANDBOX=1.")
     var rejectSandbox = false
@@ -132,8 +133,14 @@ struct WorkerCommand: AsyncParsableCommand {
         let settings = try settings(environment)
         let logger = LogSetup.bootstrap(label: "receiptq.worker")
         let databaseConfiguration = try database.configuration(applicationName: "receiptq-worker-\(getpid())")
-        let port = try metricsPort ?? environment.int("RECEIPTQ_METRICS_PORT", in: 0...65_535) ?? 0
-        guard (0...65_535).contains(port) else { throw ConfigurationError("--metrics-port must be 0…65535") }
+        var adminOptions = admin
+        adminOptions.adminHost = admin.adminHost ?? metricsHost
+        let adminSettings = try adminOptions.configuration(defaultPort: 0, legacyPort: metricsPort, legacyPortVariable: "RECEIPTQ_METRICS_PORT")
+
+        // Before anything makes a metric: swift-metrics hands out a no-op for anything made before
+        // the bootstrap (the gauges and timers the worker makes at start were never exported).
+        let registry = adminSettings.isEnabled
+            ? PrometheusBootstrap.metricsSystem(help: WorkerMetrics.help, buckets: WorkerMetrics.buckets) : nil
 
         var webhooks = WebhookDelivererConfiguration(name: settings.name)
         webhooks.concurrency = try webhookConcurrency ?? environment.int("RECEIPTQ_WEBHOOK_CONCURRENCY", in: 0...100_000) ?? webhooks.concurrency
@@ -206,8 +213,9 @@ struct WorkerCommand: AsyncParsableCommand {
             "server_api": "\(serverAPIConfigured ? "configured" : "not configured")",
         ])
         var services: [any Service] = receiptsThroughServerAPI ? [runner, deliverer] : [worker, runner, deliverer]
-        if port > 0 {
-            services.append(MetricsEndpoint.bootstrap(host: metricsHost, port: port, logger: logger))
+        if let registry {
+            services.append(AdminServer(configuration: adminSettings, registry: registry,
+                                        readiness: ReadinessProbe(database: databaseConfiguration, logger: logger), logger: logger))
         }
         let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()

@@ -1,0 +1,80 @@
+import Synchronization
+
+/// Limits failed authentication per client address: `limit` failures a minute (a token bucket
+/// that refills `limit` per 60 s), then every later request from that address is answered 429 with
+/// `Retry-After` until the bucket refills — its token is not even looked at, so guessing runs at
+/// the limit, not at line rate. Successful requests cost nothing.
+///
+/// Keyed by the TCP peer's address: behind a load balancer that hides client addresses, every
+/// client shares the balancer's, and one client's failures block the others — raise
+/// `--auth-failure-limit` or set it to 0 there. At most `maxTracked` addresses are remembered;
+/// when the table is full, addresses whose bucket has refilled are forgotten first, then the
+/// oldest, so the table cannot be grown without bound.
+final class AuthFailureLimiter: Sendable {
+    private struct Bucket {
+        var tokens: Double
+        var updated: ContinuousClock.Instant
+    }
+
+    private let limit: Double
+    private let maxTracked: Int
+    private let buckets = Mutex<[String: Bucket]>([:])
+
+    /// `limit` 0 switches the limiter off.
+    init(failuresPerMinute limit: Int, maxTracked: Int = 10_000) {
+        self.limit = Double(max(0, limit))
+        self.maxTracked = max(1, maxTracked)
+    }
+
+    /// Whole seconds to wait when `address` is blocked now, else nil.
+    func blocked(_ address: String, now: ContinuousClock.Instant = .now) -> Int? {
+        guard limit > 0 else { return nil }
+        return buckets.withLock { buckets in
+            guard var bucket = buckets[address] else { return nil }
+            refill(&bucket, now: now)
+            buckets[address] = bucket
+            return bucket.tokens >= 1 ? nil : wait(bucket)
+        }
+    }
+
+    /// Counts a failure of `address`. Returns whole seconds to wait when that used its last
+    /// allowance (its next request is blocked), else nil.
+    @discardableResult
+    func failed(_ address: String, now: ContinuousClock.Instant = .now) -> Int? {
+        guard limit > 0 else { return nil }
+        return buckets.withLock { buckets in
+            var bucket = buckets[address] ?? Bucket(tokens: limit, updated: now)
+            refill(&bucket, now: now)
+            bucket.tokens = max(0, bucket.tokens - 1)
+            if buckets[address] == nil && buckets.count >= maxTracked { evict(&buckets, now: now) }
+            buckets[address] = bucket
+            return bucket.tokens >= 1 ? nil : wait(bucket)
+        }
+    }
+
+    /// Addresses remembered now (tests).
+    var tracked: Int { buckets.withLock { $0.count } }
+
+    private var perSecond: Double { limit / 60 }
+
+    private func refill(_ bucket: inout Bucket, now: ContinuousClock.Instant) {
+        let elapsed = now - bucket.updated
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        bucket.tokens = min(limit, bucket.tokens + max(0, seconds) * perSecond)
+        bucket.updated = max(bucket.updated, now)
+    }
+
+    private func wait(_ bucket: Bucket) -> Int {
+        max(1, Int(((1 - bucket.tokens) / perSecond - 1e-9).rounded(.up)))   // less float noise: 1.0000001 s is 1 s
+    }
+
+    private func evict(_ buckets: inout [String: Bucket], now: ContinuousClock.Instant) {
+        for (address, var bucket) in buckets {
+            refill(&bucket, now: now)
+            if bucket.tokens >= limit { buckets[address] = nil }
+        }
+        while buckets.count >= maxTracked, let oldest = buckets.min(by: { $0.value.updated < $1.value.updated })?.key {
+            buckets[oldest] = nil
+        }
+    }
+}

@@ -1,0 +1,30 @@
+/// What each worker metric means and, for histograms, its buckets: the Prometheus backend reads
+/// them (`# HELP` on every metric; swift-metrics itself carries neither). One entry per name in
+/// `WorkerMetrics`; `WorkerMetricsCatalogTests` checks that none is missing.
+extension WorkerMetrics {
+    public static let help: [String: String] = [
+        verifications: "Finished verification attempts by outcome (granted, already_granted, rejected, failed, resubmit, retry, timed_out, released, lost_lease).",
+        appleRequestDuration: "Time from sending a receipt to Apple's answer, all calls of one verification together, in seconds.",
+        appleRequestsTotal: "HTTP calls made to Apple's verifyReceipt, by environment.",
+        appleTLSFailuresTotal: "Calls to Apple refused by TLS verification, by environment: a CA bundle or clock problem on our side, not an Apple outage.",
+        inFlightName: "Verifications in flight now (jobs leased by this worker and not yet written).",
+        breakerState: "Circuit breaker state per Apple environment: 0 closed, 1 half-open, 2 open.",
+        claimBatchJobs: "Jobs per claim statement.",
+        writeBatchAttempts: "Finished attempts per outcome transaction.",
+        writeDuration: "Duration of one outcome transaction (grants, job ends, events), in seconds.",
+        unmatchedGrantsTotal: "Grants recorded without a matching order (paid and granted; for ops to reconcile).",
+        outageNoticesTotal: "Other workers' Apple outage notices: heard, or ignored because the sender is not a receiptq_worker login.",
+        webhookDeliveriesTotal: "Webhook delivery attempts by result (delivered, retry, failed, released).",
+    ]
+
+    /// Histogram buckets in the metric's unit. Apple's latency reaches past the longest
+    /// `--apple-timeout` anyone runs (60 s), so a slow Apple shows as slow, not as +Inf.
+    public static let buckets: [String: [Double]] = [
+        appleRequestDuration: [0.1, 0.25, 0.5, 1, 2, 3, 4, 5, 6, 8, 10, 12.5, 15, 20, 30, 45, 60],
+        writeDuration: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+        claimBatchJobs: [1, 5, 10, 20, 50, 100, 200, 500, 1000],
+        writeBatchAttempts: [1, 5, 10, 20, 50, 100, 200, 500, 1000],
+    ]
+
+    static let webhookDeliveriesTotal = "receiptq_worker_webhook_deliveries_total"
+}

@@ -1,0 +1,214 @@
+import Foundation
+import Logging
+import Postgres
+import PostgresTesting
+import ReceiptQueue
+import ReceiptQueueTesting
+import Testing
+
+/// Migration 0011's roles, checked by PostgreSQL itself: each process's statements run with only
+/// its role's privileges, and what a role was never meant to do is refused ("permission denied",
+/// SQLSTATE 42501).
+@Suite("Roles: each process does its work with its own role, and nothing more")
+struct RoleTests {
+    /// A migrated database, an owner pool for set-up and checks, and one pool per role.
+    struct Fixture {
+        let database: ScratchDatabase
+        let owner: PostgresPool
+
+        static func make() async throws -> Fixture {
+            let database = try await ScratchDatabase.migrated()
+            return Fixture(database: database, owner: database.pool(size: 1))
+        }
+
+        func pool(_ role: ProcessRole) async throws -> PostgresPool {
+            PostgresPool(configuration: try await database.configuration(as: role), size: 1)
+        }
+
+        func shutdown() { owner.shutdown() }
+    }
+
+    /// Runs `sql` on `pool` and returns the SQLSTATE it was refused with (nil: it ran).
+    static func refusal(_ pool: PostgresPool, _ sql: String) async -> String? {
+        do {
+            try await pool.query(sql)
+            return nil
+        } catch let error as PostgresError {
+            return error.sqlState ?? "no sqlstate"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    static let denied = "42501"
+
+    @Test func theAPIRoleCannotWriteTheLedgerReadReceiptsOrChangeTheSchema() async throws {
+        let fixture = try await Fixture.make()
+        defer { fixture.shutdown() }
+        let api = try await fixture.pool(.api)
+        defer { api.shutdown() }
+        _ = try await JobQueue(pool: api).enqueue([NewJob(receiptData: "cmVjZWlwdA==", transactionID: "t1", userID: "u1")])
+        for sql in [
+            """
+            INSERT INTO receiptq.grants (transaction_id, original_transaction_id, job_id, user_id, product_id, environment, purchase_key)
+            VALUES ('t1', 't1', 1, 'u1', 'coins', 'Production', 'purchase:t1')
+            """,
+            "SELECT receipt_data FROM receiptq.jobs",
+            "UPDATE receiptq.jobs SET state = 'granted', finished_at = now()",
+            "DELETE FROM receiptq.jobs",
+            "CREATE TABLE receiptq.stolen (x text)",
+            "DROP TABLE receiptq.grants",
+            "ALTER TABLE receiptq.jobs ADD COLUMN x int",
+            "SELECT secrets FROM receiptq.webhook_endpoints",
+            "SELECT receiptq.create_login('intruder', NULL, 'receiptq_worker')",
+        ] {
+            #expect(await Self.refusal(api, sql) == Self.denied, "the API role ran: \(sql)")
+        }
+        #expect(try await fixture.owner.query("SELECT count(*) FROM receiptq.grants")[0].decode("count", as: Int.self) == 0)
+    }
+
+    @Test func readonlyReadsEveryOpsViewButNeverAReceiptOrAWebhookSecret() async throws {
+        let fixture = try await Fixture.make()
+        defer { fixture.shutdown() }
+        try await fixture.owner.withConnection { connection in
+            _ = try EnqueueBatch.run([NewJob(receiptData: "c2VjcmV0", transactionID: "t1", userID: "u1")], on: connection)
+            try UpsertWebhookEndpoint.run(WebhookEndpoint(id: "backend", url: "https://backend.example/hook",
+                                                          secrets: ["whsec_0123456789abcdef"]), on: connection)
+        }
+        let readonly = try await fixture.pool(.readonly)
+        defer { readonly.shutdown() }
+        for view in ["queue_depth", "queue_health", "outcomes", "failures", "flagged_grants", "webhook_health", "api_rate_budget_status"] {
+            #expect(await Self.refusal(readonly, "SELECT * FROM receiptq.\(view)") == nil, "readonly cannot read \(view)")
+        }
+        #expect(try await readonly.query("SELECT notify_queue_usage FROM receiptq.queue_health")[0].decode("notify_queue_usage", as: Double.self) >= 0)
+        #expect(try await readonly.query("SELECT transaction_id, state FROM receiptq.jobs").count == 1)
+        #expect(try await readonly.query("SELECT id, url FROM receiptq.webhook_endpoints").count == 1)
+        for sql in ["SELECT receipt_data FROM receiptq.jobs", "SELECT * FROM receiptq.jobs", "SELECT secrets FROM receiptq.webhook_endpoints",
+                    "INSERT INTO receiptq.products (product_id, type) VALUES ('p', 'consumable')", "DELETE FROM receiptq.events"] {
+            #expect(await Self.refusal(readonly, sql) == Self.denied, "readonly ran: \(sql)")
+        }
+    }
+
+    @Test func theAPIRoleEnqueuesSupersedesRegistersOrdersAndReadsResults() async throws {
+        let fixture = try await Fixture.make()
+        defer { fixture.shutdown() }
+        // A job that ended resubmit: the next receipt for its transaction supersedes it.
+        let old = try await JobQueue(pool: fixture.owner).enqueue([NewJob(receiptData: "b2xk", transactionID: "t1", userID: "u1")])[0].id
+        try await fixture.owner.query("UPDATE receiptq.jobs SET state = 'resubmit', finished_at = now() WHERE id = $1", [old])
+        let api = try await fixture.pool(.api)
+        defer { api.shutdown() }
+        let queue = JobQueue(pool: api)
+        let jobs = try await queue.enqueue([NewJob(receiptData: "bmV3", transactionID: "t1", userID: "u1"),
+                                            NewJob(receiptData: "bmV3", transactionID: "t1", userID: "u1")])
+        #expect(jobs.map(\.created) == [true, false])
+        #expect(try await queue.enqueue([NewJob(receiptData: "bmV3", transactionID: "t1", userID: "u1")])[0].created == false)
+        #expect(try await queue.job(id: old)?.supersededBy == jobs[0].id)
+        let order = try await api.withConnection { try RegisterOrder.run(orderID: "o1", userID: "u1", productID: "coins", on: $0) }
+        #expect({ if case .created = order { true } else { false } }())
+        _ = try await api.withConnection { try ListGrants.run(userID: "u1", limit: 10, on: $0) }
+        _ = try await api.withConnection { try ListEvents.run(after: 0, limit: 10, on: $0) }
+        let migrations = try Migration.load(from: ScratchDatabase.migrationsDirectory())
+        #expect(try await api.withConnection { try Migrator.pending(migrations, on: $0) }.isEmpty)
+    }
+
+    @Test func theWorkerRoleClaimsGrantsAppendsEventsDeliversAndSharesTheRateBudget() async throws {
+        let fixture = try await Fixture.make()
+        defer { fixture.shutdown() }
+        try await fixture.owner.withConnection { connection in
+            _ = try EnqueueBatch.run([NewJob(receiptData: "Z3JhbnQ=", transactionID: "t1", userID: "u1", productID: "coins", orderID: "o1"),
+                                      NewJob(receiptData: "Zm9yZ2Vk", transactionID: "t2", userID: "u1")], on: connection)
+            _ = try RegisterOrder.run(orderID: "o1", userID: "u1", productID: "coins", on: connection)
+            try UpsertWebhookEndpoint.run(WebhookEndpoint(id: "backend", url: "https://backend.example/hook",
+                                                          secrets: ["whsec_0123456789abcdef"]), on: connection)
+        }
+        let worker = try await fixture.pool(.worker)
+        defer { worker.shutdown() }
+        let queue = JobQueue(pool: worker)
+        let leases = try await queue.claim(limit: 10, worker: "w", lease: .seconds(30)).sorted { $0.id < $1.id }
+        #expect(leases.count == 2 && leases[0].receiptData == "Z3JhbnQ=")
+        let result = try await queue.record([.granting(leases[0]), .ending(leases[1], .rejected(reason: "Apple: not authentic"))], worker: "w")
+        #expect(result.outcomes == [leases[0].id: .granted, leases[1].id: .rejected(reason: "Apple: not authentic")])
+        #expect(try await fixture.owner.query("SELECT state FROM receiptq.orders WHERE order_id = 'o1'")[0]["state"] == "fulfilled")
+        let endpoints = try await worker.withConnection { try ListWebhookEndpoints.run(on: $0) }
+        #expect(endpoints.first?.secrets == ["whsec_0123456789abcdef"])
+        let deliveries = try await worker.withConnection {
+            try ClaimDeliveries.run(endpoint: "backend", limit: 10, worker: "w", lease: .seconds(30), on: $0)
+        }
+        #expect(deliveries.count == 1)   // one user: the second event waits for the first
+        #expect(try await worker.withConnection { try RecordDeliveries.run(deliveries.map { ($0, .delivered(status: 200)) }, worker: "w", on: $0) } == 1)
+        let key = RateBudgetKey(bundleId: "com.example.app", endpoint: "get_transaction_info", environment: "Production")
+        try await worker.withConnection { try ConfigureRateBudget.run(key, ratePerSecond: 50, capacity: 10, on: $0) }
+        _ = try await worker.withConnection { try TakeRateTokens.run(key, want: 1, on: $0) }
+        _ = try await worker.withConnection { try PauseRateBudget.run(key, until: Date().addingTimeInterval(1), on: $0) }
+        try await queue.announce(OutageNotice(environment: "Production", worker: "w"))
+        for sql in ["DELETE FROM receiptq.jobs", "INSERT INTO receiptq.jobs (receipt_data, transaction_id, user_id) VALUES ('x', 'y', 'z')",
+                    "UPDATE receiptq.grants SET user_id = 'thief'", "CREATE TABLE receiptq.stolen (x text)"] {
+            #expect(await Self.refusal(worker, sql) == Self.denied, "the worker role ran: \(sql)")
+        }
+    }
+
+    @Test func theSchedulerRoleRescuesRequeuesGivesUpAndPrunesWithoutReadingReceipts() async throws {
+        let fixture = try await Fixture.make()
+        defer { fixture.shutdown() }
+        let owner = JobQueue(pool: fixture.owner)
+        let ids = try await owner.enqueue((0..<4).map { NewJob(receiptData: "cjA=\($0)", transactionID: "t\($0)", userID: "u\($0)") }).map(\.id)
+        try await fixture.owner.withConnection { try UpsertWebhookEndpoint.run(WebhookEndpoint(
+            id: "backend", url: "https://backend.example/hook", secrets: ["whsec_0123456789abcdef"]), on: $0) }
+        let leases = try await owner.claim(limit: 4, worker: "dead", lease: .seconds(30)).sorted { $0.id < $1.id }
+        _ = try await owner.record([.granting(leases[0]), .ending(leases[1], .timedOut(delayMilliseconds: 0, error: "timeout"))], worker: "dead")
+        // Everything is old: a finished job past retention, a due timed-out job, two expired leases
+        // (one past its deadline: given up), a delivery whose deliverer died.
+        try await fixture.owner.withConnection { connection in
+            try connection.query("UPDATE receiptq.jobs SET finished_at = now() - interval '60 days' WHERE id = $1", [ids[0]])
+            try connection.query("UPDATE receiptq.jobs SET locked_until = now() - interval '1 second' WHERE state = 'verifying'")
+            try connection.query("UPDATE receiptq.jobs SET created_at = now() - interval '80 hours' WHERE id = $1", [ids[3]])
+            try connection.query("""
+                UPDATE receiptq.deliveries SET state = 'delivering', locked_by = 'dead', locked_until = now() - interval '1 second'
+                """)
+        }
+        let scheduler = Scheduler(database: try await fixture.database.configuration(as: .scheduler), logger: Logger(label: "test"))
+        let tick = try await scheduler.tick()
+        #expect(tick.isLeader)
+        #expect(tick.requeuedExpiredLeases == 1 && tick.requeuedTimedOut == 1 && tick.failed == 1)
+        #expect(tick.pruned == 1 && tick.requeuedDeliveries == 1)
+        let pool = try await fixture.pool(.scheduler)
+        defer { pool.shutdown() }
+        let health = try await pool.withConnection { try ReadQueueHealth.run(on: $0) }   // exported as metrics
+        #expect(health.queued == 2 && health.failed == 1 && health.deliveriesPending >= 1)
+        for sql in ["SELECT receipt_data FROM receiptq.jobs", "SELECT secrets FROM receiptq.webhook_endpoints",
+                    "INSERT INTO receiptq.grants (transaction_id) VALUES ('t')", "CREATE TABLE receiptq.stolen (x text)"] {
+            #expect(await Self.refusal(pool, sql) == Self.denied, "the scheduler role ran: \(sql)")
+        }
+    }
+
+    @Test func createLoginMakesAMemberOfTheGroupWithoutSendingThePasswordAndRefusesASuperuser() async throws {
+        let fixture = try await Fixture.make()
+        defer { fixture.shutdown() }
+        let login = "rq_test_made_\(UInt32.random(in: 0...UInt32.max))"
+        let password = "correct horse battery \(UUID().uuidString)"
+        defer { Task { [owner = fixture.database] in
+            let pool = owner.pool(size: 1)
+            _ = try? await pool.query("DROP ROLE IF EXISTS \(login)")   // generated name: letters and digits
+            pool.shutdown()
+        } }
+        let created = try await fixture.owner.withConnection { try CreateLogin.run(login: login, password: password, role: .readonly, on: $0) }
+        #expect(created == .created)
+        let stored: String = try await fixture.owner.query("SELECT rolpassword FROM pg_authid WHERE rolname = $1", [login])[0].decode("rolpassword")
+        #expect(stored.hasPrefix("SCRAM-SHA-256$") && !stored.contains(password))
+        // It logs in with that password (not the suite's) and reads what readonly may.
+        var components = try #require(URLComponents(string: fixture.database.configuration.connectionString(database: fixture.database.name, user: login)))
+        components.password = password
+        let asLogin = PostgresPool(configuration: try PostgresConfiguration(connectionString: try #require(components.string)), size: 1)
+        defer { asLogin.shutdown() }
+        #expect(try await asLogin.query("SELECT count(*) FROM receiptq.queue_depth")[0].decode("count", as: Int.self) == 3)
+        #expect(await Self.refusal(asLogin, "SELECT receipt_data FROM receiptq.jobs") == Self.denied)
+        #expect(try await fixture.owner.withConnection { try CreateLogin.run(login: login, password: nil, role: .readonly, on: $0) } == .updated)
+        let superuser = try #require(fixture.database.configuration.parameter("user"))
+        await #expect(throws: PostgresError.self) {
+            try await fixture.owner.withConnection { try CreateLogin.run(login: superuser, password: "x", role: .api, on: $0) }
+        }
+        await #expect(throws: PostgresError.self) {
+            try await fixture.owner.withConnection { try CreateLogin.run(login: "receiptq_worker", password: "x", role: .api, on: $0) }
+        }
+    }
+}
