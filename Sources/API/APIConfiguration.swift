@@ -37,8 +37,8 @@ public struct APIConfiguration: Sendable {
     /// is refused at once and never stored. nil: signed transactions are refused with 422 (the
     /// API was started without `--bundle-ids`). Default: nil.
     public var signedTransactions: SignedTransactionVerifier?
-    /// How receipts are inserted. Default: `GroupCommit.Configuration()`.
-    public var groupCommit: GroupCommit.Configuration
+    /// How receipts are inserted. Default: `GroupCommitConfiguration()`.
+    public var groupCommit: GroupCommitConfiguration
     /// A connection that has not sent a complete request part for this long is closed — kept-alive
     /// idle clients, and slowloris clients that dribble a request head byte by byte. A request
     /// being answered (a long-poll included) is never cut. Default: 20 s.
@@ -57,7 +57,7 @@ public struct APIConfiguration: Sendable {
         maxLongPolls: Int = 8_000,
         poolSize: Int = 8,
         maxWait: Duration = .seconds(30),
-        groupCommit: GroupCommit.Configuration = GroupCommit.Configuration(),
+        groupCommit: GroupCommitConfiguration = GroupCommitConfiguration(),
         signedTransactions: SignedTransactionVerifier? = nil,
         idleTimeout: Duration = .seconds(20)
     ) {

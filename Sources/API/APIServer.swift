@@ -56,6 +56,11 @@ public struct APIServer: Service {
         EntitlementRoutes(pool: pool).register(on: v1)
         EventRoutes(pool: pool).register(on: v1)
         TransactionRoutes(configuration: configuration, groupCommit: groupCommit, metrics: metrics).register(on: v1)
+        // Apple's notifications: outside the bearer-token group (the signature authenticates them).
+        let notificationCommit = GroupCommit<NewNotification, Bool>(
+            configuration: configuration.groupCommit, committed: { metrics.committedBatch(size: $0) },
+            insert: { notifications in try await pool.withConnection { try EnqueueNotifications.run(notifications, on: $0) } })
+        NotificationRoutes(configuration: configuration, groupCommit: notificationCommit).register(on: router)
 
         let listener = ResultListener(database: database, waiters: waiters, logger: logger)
         let logger = self.logger

@@ -7,7 +7,7 @@ enum MethodNotAllowed {
     static let routes: [([Substring], String)] = [
         (["v1", "receipts"], "POST"), (["v1", "receipts", "*"], "GET"), (["v1", "orders"], "POST"),
         (["v1", "users", "*", "grants"], "GET"), (["v1", "users", "*", "entitlements"], "GET"),
-        (["v1", "transactions"], "POST"), (["v1", "events"], "GET"),
+        (["v1", "transactions"], "POST"), (["v1", "events"], "GET"), (["v1", "apple", "notifications"], "POST"),
     ]
 
     /// The methods `path` allows, or nil when no route has this path.

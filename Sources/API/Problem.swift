@@ -13,6 +13,8 @@ public struct Problem: Error, Sendable {
         case methodNotAllowed = "method-not-allowed"
         case conflictingOrder = "conflicting-order"
         case invalidSignedTransaction = "invalid-signed-transaction"
+        case invalidNotification = "invalid-notification"
+        case notificationsNotConfigured = "notifications-not-configured"
         case tooLarge = "too-large"
         case unsupportedMediaType = "unsupported-media-type"
         case rateLimited = "rate-limited"
@@ -26,7 +28,8 @@ public struct Problem: Error, Sendable {
             case .notFound: .notFound
             case .methodNotAllowed: .methodNotAllowed
             case .conflictingOrder: .conflict
-            case .invalidSignedTransaction: .unprocessableContent
+            case .invalidSignedTransaction, .invalidNotification: .unprocessableContent
+            case .notificationsNotConfigured: .serviceUnavailable
             case .tooLarge: .contentTooLarge
             case .unsupportedMediaType: .unsupportedMediaType
             case .rateLimited: .tooManyRequests
@@ -47,6 +50,8 @@ public struct Problem: Error, Sendable {
             case .methodNotAllowed: "This resource does not support this method"
             case .conflictingOrder: "This order id is already registered with another user or product"
             case .invalidSignedTransaction: "The signed transaction is not one Apple signed for this app; nothing was stored"
+            case .invalidNotification: "The notification is not one Apple signed for this app; nothing was stored"
+            case .notificationsNotConfigured: "This API cannot verify Apple's notifications yet (no bundle ids or roots); nothing was stored, Apple will retry"
             case .tooLarge: "Request body or receipt too large"
             case .unsupportedMediaType: "Content-Type must be application/json"
             case .rateLimited: "Too many requests"

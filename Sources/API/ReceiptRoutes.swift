@@ -5,7 +5,7 @@ import ReceiptQueue
 struct ReceiptRoutes<Context: RequestContext> {
     let configuration: APIConfiguration
     let queue: JobQueue
-    let groupCommit: GroupCommit
+    let groupCommit: JobGroupCommit
     let waiters: ResultWaiters
     let longPolls: LongPollBudget
     let metrics: APIMetrics

@@ -10,7 +10,7 @@ import ReceiptQueue
 /// job's status is at the same `/v1/receipts/{id}` resource as receipts', with the same verdicts.
 struct TransactionRoutes<Context: RequestContext> {
     let configuration: APIConfiguration
-    let groupCommit: GroupCommit
+    let groupCommit: JobGroupCommit
     let metrics: APIMetrics
 
     func register(on group: RouterGroup<Context>) {

@@ -30,10 +30,12 @@ public final class InProcessAPI: Sendable {
 
     /// Starts the server and its admin listener (the configuration's port is replaced by 0: any
     /// free port) and returns once both listen. `migrations` are what `/readyz` expects applied.
+    /// `port` 0: any free one (tests that must know it first, e.g. to register it as Apple's
+    /// notification URL, pick one with `FreePort`).
     public static func start(configuration: APIConfiguration, database: PostgresConfiguration, migrations: [Migration],
-                             logger: Logger) async throws -> InProcessAPI {
+                             logger: Logger, port: Int = 0) async throws -> InProcessAPI {
         var settings = configuration
-        settings.port = 0
+        settings.port = port
         let (ports, continuation) = AsyncStream.makeStream(of: (String, Int).self)
         let server = APIServer(configuration: settings, database: database, logger: logger,
                                onListening: { continuation.yield(("api", $0)) })

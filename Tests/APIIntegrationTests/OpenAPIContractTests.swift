@@ -31,7 +31,7 @@ struct OpenAPIContractTests {
         #expect(try Self.document()["openapi"] as? String == "3.1.0")
         #expect(Set(try Self.operations().keys) == [
             "POST /v1/receipts", "GET /v1/receipts/{id}", "POST /v1/orders", "GET /v1/users/{user_id}/grants",
-            "GET /v1/events", "POST /v1/transactions", "GET /v1/users/{user_id}/entitlements",
+            "GET /v1/events", "POST /v1/transactions", "GET /v1/users/{user_id}/entitlements", "POST /v1/apple/notifications",
         ])
     }
 
@@ -72,6 +72,13 @@ struct OpenAPIContractTests {
             ("GET /v1/events", "valid", "", { try await api.get("/v1/events?after=0&limit=10") }),
             ("GET /v1/events", "bad after", "", { try await api.get("/v1/events?after=x") }),
             ("GET /v1/events", "no token", "", { try await api.get("/v1/events", token: nil) }),
+            // Apple sends no token; this API was started without bundle ids, so it cannot verify one yet.
+            ("POST /v1/apple/notifications", "not configured", "", {
+                try await api.post("/v1/apple/notifications", json: ["signedPayload": "a.b.c"], token: nil) }),
+            ("POST /v1/apple/notifications", "no payload", "", { try await api.post("/v1/apple/notifications", json: [:], token: nil) }),
+            ("POST /v1/apple/notifications", "text", "", {
+                try await HTTPTestClient.send("POST", api.baseURL + "/v1/apple/notifications", token: nil,
+                                              rawBody: Data("x".utf8), contentType: "text/plain") }),
         ]
         var probed: Set<String> = []
         for (operation, name, _, probe) in probes {

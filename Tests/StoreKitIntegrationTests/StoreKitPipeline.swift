@@ -18,8 +18,9 @@ import X509
 
 /// The whole StoreKit 2 path with real parts: the fake App Store (verifyReceipt, the App Store
 /// Server API, its own test CA), a migrated scratch database, the API in this process with the
-/// fake's root trusted, and workers — the transaction runner and, when asked, a verifyReceipt
-/// worker — all spoken to over real HTTP through libcurl.
+/// fake's root trusted, and workers — the transaction runner, the notification runner and, when
+/// asked, a verifyReceipt worker — all spoken to over real HTTP through libcurl. Each logs in as
+/// its process's role (migration 0011), so a missing grant fails here as it would in production.
 final class StoreKitPipeline: Sendable {
     static let bundleId = "com.example.app"
     static let token = "sk2-token-\(UUID().uuidString)"
@@ -32,9 +33,11 @@ final class StoreKitPipeline: Sendable {
     let api: InProcessAPI
     let http: HTTPClient
     let roots: [Certificate]
+    /// How `receiptq worker` logs in.
+    let asWorker: PostgresConfiguration
 
     private init(fake: FakeAppStoreServer, tokens: AppStoreConnectTokenProvider, database: ScratchDatabase, pool: PostgresPool,
-                 api: InProcessAPI, http: HTTPClient, roots: [Certificate]) {
+                 api: InProcessAPI, http: HTTPClient, roots: [Certificate], asWorker: PostgresConfiguration) {
         self.fake = fake
         self.tokens = tokens
         self.database = database
@@ -42,13 +45,22 @@ final class StoreKitPipeline: Sendable {
         self.api = api
         self.http = http
         self.roots = roots
+        self.asWorker = asWorker
     }
 
     static func start(outages: [FakeOutage] = [], serverAPI change: (inout FakeServerAPIConfiguration) -> Void = { _ in },
-                      api configure: (inout APIConfiguration) -> Void = { _ in }) async throws -> StoreKitPipeline {
+                      api configure: (inout APIConfiguration) -> Void = { _ in },
+                      notificationsToAPI: Bool = false) async throws -> StoreKitPipeline {
         let key = P256.Signing.PrivateKey()
+        // Apple POSTs notifications to the URL registered in App Store Connect: here, the API
+        // about to start on this port.
+        let apiPort = notificationsToAPI ? try FreePort.pick() : 0
         var serverAPI = FakeServerAPIConfiguration(bundleId: bundleId, acceptedKeys: [FakeAPIKey(keyId: "KEY1", publicKey: key.publicKey)])
         serverAPI.latency = FakeDurationRange(lower: .zero, upper: .zero)
+        if notificationsToAPI {
+            serverAPI.notificationURL = "http://127.0.0.1:\(apiPort)/v1/apple/notifications"
+            serverAPI.notificationRetryCompression = 3600 * 12   // Apple's hours become tenths of a second
+        }
         change(&serverAPI)
         let fake = try await FakeAppStoreServer.start(configuration: FakeAppStoreConfiguration(
             latency: FakeDurationRange(lower: .milliseconds(5), upper: .milliseconds(20)), outages: outages, serverAPI: serverAPI))
@@ -59,12 +71,14 @@ final class StoreKitPipeline: Sendable {
         configure(&settings)
         var logger = Logger(label: "sk2-api")
         logger.logLevel = .critical
-        let api = try await InProcessAPI.start(configuration: settings, database: database.configuration,
-                                               migrations: try Migration.load(from: ScratchDatabase.migrationsDirectory()), logger: logger)
+        let api = try await InProcessAPI.start(configuration: settings, database: try await database.configuration(as: .api),
+                                               migrations: try Migration.load(from: ScratchDatabase.migrationsDirectory()), logger: logger,
+                                               port: apiPort)
         let tokens = try AppStoreConnectTokenProvider(configuration: .init(
             key: AppStoreConnectKey(privateKey: key, keyId: "KEY1"), issuerId: "issuer-1", bundleId: bundleId))
         return StoreKitPipeline(fake: fake, tokens: tokens, database: database, pool: database.pool(size: 3), api: api,
-                                http: HTTPClient(configuration: HTTPClientConfiguration(defaultTimeout: .seconds(30))), roots: roots)
+                                http: HTTPClient(configuration: HTTPClientConfiguration(defaultTimeout: .seconds(30))), roots: roots,
+                                asWorker: try await database.configuration(as: .worker))
     }
 
     func stop() async {
@@ -149,8 +163,8 @@ final class StoreKitPipeline: Sendable {
     func startRunner(name: String = "sk2-runner", serverAPI: Bool = true, receiptsThroughServerAPI: Bool = false,
                      confirmSignedTransactions: Bool = false, acceptSandbox: Bool = true) throws -> RunningService {
         let http = HTTPClient(configuration: HTTPClientConfiguration(defaultTimeout: .seconds(5)))
-        let workerPool = database.pool(size: 3)
-        let budgetPool = database.pool(size: 2)
+        let workerPool = PostgresPool(configuration: asWorker, size: 3, logger: Logger(label: "sk2-pool"))
+        let budgetPool = PostgresPool(configuration: asWorker, size: 2, logger: Logger(label: "sk2-pool"))
         let clients = serverAPI ? try serverAPIClients(http: http, budgetPool: budgetPool) : nil
         var configuration = TransactionJobRunner.Configuration(name: name, receiptsThroughServerAPI: receiptsThroughServerAPI,
                                                                lease: .seconds(30), pollInterval: .milliseconds(200),
@@ -162,7 +176,7 @@ final class StoreKitPipeline: Sendable {
         var logger = Logger(label: "sk2-runner")
         logger.logLevel = .critical
         let runner = TransactionJobRunner(
-            configuration: configuration, pool: workerPool, database: database.configuration,
+            configuration: configuration, pool: workerPool, database: asWorker,
             checker: TransactionChecker(verifier: try SignedTransactionVerifier(trustedRoots: roots, bundleIds: [Self.bundleId]),
                                         serverAPI: clients, confirmSignedTransactions: confirmSignedTransactions),
             lifecycle: JobLifecycle(), logger: logger)
@@ -177,12 +191,33 @@ final class StoreKitPipeline: Sendable {
         configuration.pollInterval = .milliseconds(200)
         configuration.shutdownDeadline = .seconds(5)
         let http = HTTPClient(configuration: HTTPClientConfiguration(defaultTimeout: .seconds(5)))
-        let workerPool = database.pool(size: 3)
+        let workerPool = PostgresPool(configuration: asWorker, size: 3, logger: Logger(label: "sk2-pool"))
         var logger = Logger(label: "sk2-receipts")
         logger.logLevel = .critical
-        let worker = ReceiptWorker(configuration: configuration, pool: workerPool, database: database.configuration,
+        let worker = ReceiptWorker(configuration: configuration, pool: workerPool, database: asWorker,
                                    verifier: VerifyReceiptClient(httpClient: http, configuration: configuration.apple), logger: logger)
         return RunningService(worker, logger: logger, pools: [workerPool], http: http)
+    }
+
+    /// `receiptq worker`'s notification runner: applies what the API committed, in Apple's order.
+    func startNotificationRunner(name: String = "sk2-notifications") throws -> RunningService {
+        let workerPool = PostgresPool(configuration: asWorker, size: 2, logger: Logger(label: "sk2-pool"))
+        var logger = Logger(label: "sk2-notifications")
+        logger.logLevel = .critical
+        let runner = NotificationRunner(
+            configuration: NotificationRunner.Configuration(name: name, lease: .seconds(30), pollInterval: .milliseconds(200),
+                                                            retry: NotificationRetryPolicy(initialDelay: .milliseconds(100), maxDelay: .seconds(1))),
+            pool: workerPool, database: asWorker,
+            verifier: try SignedTransactionVerifier(trustedRoots: roots, bundleIds: [Self.bundleId]), logger: logger)
+        return RunningService(runner, logger: logger, pools: [workerPool], http: HTTPClient())
+    }
+
+    /// POST /v1/apple/notifications as Apple does: no bearer token.
+    func postNotification(_ signedPayload: String) async throws -> Answer {
+        let body = try JSONSerialization.data(withJSONObject: ["signedPayload": signedPayload])
+        let response = try await http.post(url: api.baseURL + "/v1/apple/notifications",
+                                           headers: ["Content-Type": "application/json"], body: Array(body))
+        return Answer(status: response.status, body: response.body, contentType: response[header: "Content-Type"])
     }
 }
 
@@ -211,9 +246,9 @@ struct RunningService {
 
 /// Runs `body` with a pipeline and stops it afterwards, whatever happens.
 func withPipeline<T>(outages: [FakeOutage] = [], serverAPI change: (inout FakeServerAPIConfiguration) -> Void = { _ in },
-                     api configure: (inout APIConfiguration) -> Void = { _ in },
+                     api configure: (inout APIConfiguration) -> Void = { _ in }, notificationsToAPI: Bool = false,
                      _ body: (StoreKitPipeline) async throws -> T) async throws -> T {
-    let pipeline = try await StoreKitPipeline.start(outages: outages, serverAPI: change, api: configure)
+    let pipeline = try await StoreKitPipeline.start(outages: outages, serverAPI: change, api: configure, notificationsToAPI: notificationsToAPI)
     do {
         let value = try await body(pipeline)
         await pipeline.stop()

@@ -103,6 +103,19 @@ public final class FakePurchases: Sendable {
         }
     }
 
+    /// Apple reverses a refund: the transaction counts again.
+    public func reinstate(transactionId: String, environment: FakeEnvironment) throws -> FakePurchase {
+        try state.withLock { state in
+            guard let position = state.index[Self.key(environment, transactionId)] else {
+                throw FakeAdminError.notFound("no transaction \(transactionId) in \(environment.rawValue)")
+            }
+            guard state.purchases[position].revocationDate != nil else { throw FakeAdminError(409, "\(transactionId) is not refunded") }
+            state.purchases[position].revocationDate = nil
+            state.purchases[position].revocationReason = nil
+            return state.purchases[position]
+        }
+    }
+
     /// A family member gets the purchase through Family Sharing: a transaction of their own,
     /// owned `FAMILY_SHARED`.
     public func familyShare(transactionId: String, environment: FakeEnvironment, customer: String) throws -> FakePurchase {

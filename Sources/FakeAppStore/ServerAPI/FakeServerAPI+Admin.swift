@@ -35,6 +35,13 @@ extension FakeServerAPI {
         return purchase
     }
 
+    /// Apple reverses a refund it granted (REFUND_REVERSED).
+    public func reverseRefund(transactionId: String, environment: FakeEnvironment = .production) throws -> FakePurchase {
+        let purchase = try purchases.reinstate(transactionId: transactionId, environment: environment)
+        notify("REFUND_REVERSED", about: purchase)
+        return purchase
+    }
+
     public func revoke(transactionId: String, environment: FakeEnvironment = .production) throws -> FakePurchase {
         let purchase = try purchases.revoke(transactionId: transactionId, environment: environment)
         notify("REVOKE", about: purchase)
@@ -93,6 +100,10 @@ extension FakeServerAPI {
                 let request = try decode(TransactionRequest.self, body)
                 return .json(200, try refund(transactionId: try required(request.transactionId, "transactionId"),
                                              environment: try environment(request.environment), reason: request.reason ?? 0))
+            case ("POST", "/fake/admin/reverse-refund"):
+                let request = try decode(TransactionRequest.self, body)
+                return .json(200, try reverseRefund(transactionId: try required(request.transactionId, "transactionId"),
+                                                    environment: try environment(request.environment)))
             case ("POST", "/fake/admin/revoke"):
                 let request = try decode(TransactionRequest.self, body)
                 return .json(200, try revoke(transactionId: try required(request.transactionId, "transactionId"),

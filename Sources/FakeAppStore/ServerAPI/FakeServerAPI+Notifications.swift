@@ -6,16 +6,29 @@ extension FakeServerAPI {
     /// Sends `type` about `purchase` (signed transaction, and renewal info for a subscription).
     func notify(_ type: String, subtype: String? = nil, about purchase: FakePurchase, consumptionRequestReason: String? = nil) {
         let now = self.now()
+        send(type, subtype: subtype, data: notificationData(about: purchase, at: now, consumptionRequestReason: consumptionRequestReason),
+             environment: purchase.environment, transactionId: purchase.transactionId, customer: purchase.customer, testToken: nil, now: now)
+    }
+
+    /// The `signedPayload` Apple would send about `purchase` as it stands, signed at `signedAt`,
+    /// without sending it: for tests that deliver notifications late, twice or out of order.
+    public func signedNotification(_ type: String, subtype: String? = nil, about purchase: FakePurchase, signedAt: Date,
+                                   uuid: String = UUID().uuidString.lowercased()) -> String {
+        signer.sign(FakeNotificationPayload(notificationType: type, subtype: subtype, notificationUUID: uuid, version: "2.0",
+                                            signedDate: FakePurchases.milliseconds(signedAt),
+                                            data: notificationData(about: purchase, at: signedAt, consumptionRequestReason: nil)))
+    }
+
+    private func notificationData(about purchase: FakePurchase, at date: Date, consumptionRequestReason: String?) -> FakeNotificationPayload.Data {
         var data = FakeNotificationPayload.Data(
             appAppleId: configuration.appAppleId, bundleId: configuration.bundleId, bundleVersion: "1",
-            environment: purchase.environment.rawValue, signedTransactionInfo: signer.signTransaction(purchase, signedAt: now))
+            environment: purchase.environment.rawValue, signedTransactionInfo: signer.signTransaction(purchase, signedAt: date))
         if purchase.isSubscription {
-            data.signedRenewalInfo = signer.signRenewalInfo(purchase, signedAt: now)
-            data.status = Self.subscriptionStatus(purchase, now: now)
+            data.signedRenewalInfo = signer.signRenewalInfo(purchase, signedAt: date)
+            data.status = Self.subscriptionStatus(purchase, now: date)
         }
         data.consumptionRequestReason = consumptionRequestReason
-        send(type, subtype: subtype, data: data, environment: purchase.environment, transactionId: purchase.transactionId,
-             customer: purchase.customer, testToken: nil, now: now)
+        return data
     }
 
     /// Sends a TEST notification and returns its token; throws when the environment has no URL.

@@ -33,6 +33,13 @@ public enum AppendJobEvents {
             ORDER BY j.id
             RETURNING sequence, type, user_id
         )
+        \(fanOutSQL)
+        """
+
+    /// The statement's tail that fans the events just appended (a CTE named `appended` returning
+    /// sequence, type, user_id) out to one delivery per enabled endpoint that wants their type.
+    /// Every statement appending events ends with it.
+    static let fanOutSQL = """
         INSERT INTO receiptq.deliveries (endpoint_id, event_sequence, user_id)
         SELECT w.id, a.sequence, a.user_id
         FROM appended a
@@ -40,12 +47,18 @@ public enum AppendJobEvents {
              AND (w.event_types IS NULL OR a.type = ANY(w.event_types) OR split_part(a.type, '.', 1) || '.*' = ANY(w.event_types))
         """
 
+    /// Takes the lock that orders event appends until commit; run just before a statement that
+    /// appends events, as late in the transaction as possible.
+    static func lockEventOrder(on connection: PostgresConnection) throws {
+        try connection.query(lockSQL, [lockKey.0, lockKey.1])
+    }
+
     /// Appends the events of `jobs` (those that are terminal; others are skipped). Run inside
     /// the transaction that ended them, as its last statement.
     public static func run(jobs: [Int64], on connection: PostgresConnection) throws {
         guard !jobs.isEmpty else { return }
         let terminal = JobState.allCases.filter(\.isTerminal)
-        try connection.query(lockSQL, [lockKey.0, lockKey.1])
+        try lockEventOrder(on: connection)
         try connection.query(sql, [jobs, terminal.map(\.rawValue), terminal.map { EventType(terminal: $0).rawValue },
                                    terminal.map { Verdict($0).rawValue }])
     }

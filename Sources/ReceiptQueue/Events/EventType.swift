@@ -12,6 +12,17 @@ public enum EventType: String, Sendable, CaseIterable, Codable {
     case resubmit = "verdict.resubmit"
     /// Given up after the retry budget; kept for ops and re-drivable (the purchase is not lost).
     case jobFailed = "job.failed"
+    /// Apple refunded or revoked a granted purchase (REFUND, or REVOKE when family sharing ended):
+    /// take the goods back.
+    case grantRevoked = "grant.revoked"
+    /// Apple reversed a refund (REFUND_REVERSED): the purchase counts again.
+    case grantReinstated = "grant.reinstated"
+    /// A subscription's state changed between renewals: expired, billing retry, grace period,
+    /// auto-renew turned off or on (new periods arrive as `verdict.delivered` of their own).
+    case subscriptionChanged = "subscription.changed"
+    /// Apple asks about a refund request (CONSUMPTION_REQUEST): record the user's consent
+    /// (PUT /v1/users/{id}/consumption-consent) within hours for Apple to be answered.
+    case consumptionRequested = "consumption.requested"
 
     /// The event a job's terminal state produces.
     public init(terminal state: JobState) {

@@ -31,6 +31,9 @@ public final class Scheduler: Service, Sendable {
         /// A webhook delivery whose lease expired is given up past this deadline (the
         /// deliverers' own). Default 72 h.
         public var deliveryDeadline: Duration
+        /// Applied App Store notifications (and their signed payloads) are kept this long; `nil`:
+        /// forever. Default 365 days.
+        public var notificationRetention: Duration? = .seconds(365 * 86_400)
 
         public init(interval: Duration = .seconds(2), batchSize: Int = 1000, maxBatchesPerTick: Int = 20,
                     retention: Duration? = .seconds(30 * 86_400), rejectedRetention: Duration? = .seconds(365 * 86_400),
@@ -68,6 +71,8 @@ public final class Scheduler: Service, Sendable {
         public var pruned = 0
         public var requeuedDeliveries = 0
         public var prunedEvents = 0
+        public var requeuedNotifications = 0
+        public var prunedNotifications = 0
     }
 
     public let configuration: Configuration
@@ -92,12 +97,13 @@ public final class Scheduler: Service, Sendable {
                         wasLeader = tick.isLeader
                     }
                     if tick.requeuedExpiredLeases + tick.requeuedTimedOut + tick.failed + tick.pruned + tick.requeuedDeliveries
-                        + tick.prunedEvents > 0 {
+                        + tick.prunedEvents + tick.requeuedNotifications + tick.prunedNotifications > 0 {
                         self.logger.info("scheduler tick", metadata: [
                             "expired_leases_requeued": "\(tick.requeuedExpiredLeases)",
                             "timed_out_requeued": "\(tick.requeuedTimedOut)",
                             "failed": "\(tick.failed)", "pruned": "\(tick.pruned)",
                             "deliveries_requeued": "\(tick.requeuedDeliveries)", "events_pruned": "\(tick.prunedEvents)",
+                            "notifications_requeued": "\(tick.requeuedNotifications)", "notifications_pruned": "\(tick.prunedNotifications)",
                         ])
                     }
                 } catch {
@@ -146,6 +152,19 @@ public final class Scheduler: Service, Sendable {
                 if rescued < configuration.batchSize { break }
             }
             if tick.requeuedDeliveries > 0 { try connection.query("SELECT pg_notify('receiptq_events', '')") }
+            for _ in 0..<configuration.maxBatchesPerTick {
+                let rescued = try RescueNotificationLeases.run(limit: configuration.batchSize, on: connection)
+                tick.requeuedNotifications += rescued
+                if rescued < configuration.batchSize { break }
+            }
+            if tick.requeuedNotifications > 0 { try connection.query("SELECT pg_notify('receiptq_notifications', '')") }
+            if let retention = configuration.notificationRetention {
+                for _ in 0..<configuration.maxBatchesPerTick {
+                    let pruned = try PruneNotifications.run(retention: retention, limit: configuration.batchSize, on: connection)
+                    tick.prunedNotifications += pruned
+                    if pruned < configuration.batchSize { break }
+                }
+            }
             if let retention = configuration.eventRetention {
                 for _ in 0..<configuration.maxBatchesPerTick {
                     let pruned = try PruneEvents.run(retention: retention, limit: configuration.batchSize, on: connection)

@@ -7,24 +7,31 @@ import Postgres
 /// resource), never entitlements. A purchase of unknown type (no catalog entry, no signed `type`,
 /// no expiry) is left out rather than guessed at: register the product in `receiptq.products`.
 ///
-/// Read from the ledger alone, at the database's clock: a refund, a revocation or a renewal
-/// shows here as soon as its grant row changes. Served by `grants_entitlement_idx`.
+/// Read from the ledger at the database's clock — a refund, a revocation or a renewal shows here
+/// as soon as its grant row changes — and, for subscriptions, the state Apple's notifications
+/// last reported: a subscription in its billing grace period (status 4) stays an entitlement
+/// until the grace period ends, as Apple asks. Served by `grants_entitlement_idx`.
 public enum ListEntitlements {
     /// Users own few products; a page this large is never cut in practice, and a bound keeps a
     /// pathological ledger from building an unbounded answer.
     public static let limit = 1000
 
     static let sql = """
-        SELECT DISTINCT ON (product_id)
-               product_id, product_type, transaction_id, original_transaction_id, purchase_date, expires_date,
-               ownership_type, environment, order_id, app_account_token
-        FROM receiptq.grants
-        WHERE user_id = $1                                                      -- grants_entitlement_idx
-          AND revoked_at IS NULL
-          AND (product_type IN ('non_consumable', 'non_renewing', 'auto_renewable'))
-          AND (product_type <> 'auto_renewable' OR expires_date > now())
-          AND (product_type <> 'non_renewing' OR expires_date IS NULL OR expires_date > now())
-        ORDER BY product_id, expires_date DESC NULLS LAST, purchase_date DESC NULLS LAST, purchase_key
+        SELECT DISTINCT ON (g.product_id)
+               g.product_id, g.product_type, g.transaction_id, g.original_transaction_id, g.purchase_date, g.expires_date,
+               g.ownership_type, g.environment, g.order_id, g.app_account_token,
+               s.status AS subscription_status, s.auto_renew_status, s.grace_period_expires_date
+        FROM receiptq.grants g
+        LEFT JOIN receiptq.subscriptions s                                      -- subscriptions_pkey
+               ON g.product_type = 'auto_renewable' AND s.original_transaction_id = g.original_transaction_id
+              AND s.environment = g.environment
+        WHERE g.user_id = $1                                                    -- grants_entitlement_idx
+          AND g.revoked_at IS NULL
+          AND (g.product_type IN ('non_consumable', 'non_renewing', 'auto_renewable'))
+          AND (g.product_type <> 'auto_renewable' OR g.expires_date > now()
+               OR (s.status = 4 AND s.grace_period_expires_date > now()))
+          AND (g.product_type <> 'non_renewing' OR g.expires_date IS NULL OR g.expires_date > now())
+        ORDER BY g.product_id, g.expires_date DESC NULLS LAST, g.purchase_date DESC NULLS LAST, g.purchase_key
         LIMIT $2
         """
 
@@ -50,6 +57,13 @@ public struct Entitlement: Sendable, Equatable, Codable {
     public var environment: String
     public var orderID: String?
     public var appAccountToken: UUID?
+    /// Subscriptions, from Apple's notifications: 1 active, 2 expired, 3 billing retry, 4 grace
+    /// period, 5 revoked; nil until a notification about it arrived.
+    public var subscriptionStatus: Int?
+    /// 1 renews at the period's end, 0 turned off.
+    public var autoRenewStatus: Int?
+    /// In a billing grace period: entitled until then although `expiresDate` has passed.
+    public var gracePeriodExpiresDate: Date?
 
     init(row: PostgresRow) throws {
         productID = try row.decode("product_id")
@@ -62,5 +76,8 @@ public struct Entitlement: Sendable, Equatable, Codable {
         environment = try row.decode("environment")
         orderID = try row.decodeIfPresent("order_id")
         appAccountToken = try row.decodeIfPresent("app_account_token")
+        subscriptionStatus = try row.decodeIfPresent("subscription_status")
+        autoRenewStatus = try row.decodeIfPresent("auto_renew_status")
+        gracePeriodExpiresDate = try row.decodeIfPresent("grace_period_expires_date")
     }
 }

@@ -6,10 +6,12 @@ import Postgres
 ///
 /// 1. Locks the batch's jobs that are still this worker's lease at the named attempt (primary
 ///    key, in id order so workers never wait on each other in a cycle). The rest lost their lease.
-/// 2. Calls `receiptq.record_purchase` for each grant of a held job, sorted by purchase key (the
-///    order of its advisory locks): granted, or already granted (one ledger row per purchase).
-/// 3. Ends every held job with `CompleteBatch`, in the state `JobLifecycle` gives its outcome.
-/// 4. Appends one event per job that reached a terminal state (`AppendJobEvents`), last, so the
+/// 2. Takes each grant's transaction lock (`receiptq.transaction:<id>`, as `ApplyNotification`
+///    does) and refuses a transaction Apple's notifications said was refunded or revoked: not paid.
+/// 3. Calls `receiptq.record_purchase` for each other grant of a held job, sorted by purchase key
+///    (the order of its advisory locks): granted, or already granted (one ledger row per purchase).
+/// 4. Ends every held job with `CompleteBatch`, in the state `JobLifecycle` gives its outcome.
+/// 5. Appends one event per job that reached a terminal state (`AppendJobEvents`), last, so the
 ///    events commit with the changes they report.
 public enum RecordOutcomes {
     static let lockSQL = """
@@ -19,6 +21,17 @@ public enum RecordOutcomes {
         WHERE j.locked_by = $3   -- implies state = 'verifying' (jobs_lease_check); keeps the plan on the primary key
         ORDER BY j.id
         FOR UPDATE OF j
+        """
+
+    /// In transaction-id order, so two batches never wait on each other in a cycle. A separate
+    /// statement from the check below: that one's snapshot then sees what committed meanwhile.
+    static let transactionLocksSQL = """
+        SELECT pg_advisory_xact_lock(hashtextextended('receiptq.transaction:' || t.id, 0))
+        FROM (SELECT DISTINCT unnest($1::text[]) AS id ORDER BY 1) AS t
+        """
+    static let revokedSQL = """
+        SELECT transaction_id, reason FROM receiptq.revocations
+        WHERE transaction_id = ANY($1::text[]) AND reinstated_at IS NULL                       -- primary key
         """
 
     /// One `receiptq.record_purchase` per grant, in purchase-key order (the order of its
@@ -79,6 +92,21 @@ public enum RecordOutcomes {
         var unmatched = 0
         var purchaseKeys: [Int64: String] = [:]
         var reasons: [Int64: String] = [:]
+        if !grants.isEmpty {
+            let transactions = grants.map(\.1.transactionID)
+            try connection.query(transactionLocksSQL, [transactions])
+            var revoked: [String: String] = [:]
+            for row in try connection.query(revokedSQL, [transactions]) {
+                revoked[try row.decode("transaction_id")] = try row.decode("reason")
+            }
+            if !revoked.isEmpty {
+                grants.removeAll { lease, candidate in
+                    guard let reason = revoked[candidate.transactionID] else { return false }
+                    outcomes[lease.id] = .rejected(reason: "refunded or revoked by Apple (\(reason), from its notification)")
+                    return true
+                }
+            }
+        }
         if !grants.isEmpty {
             let rows = try connection.query(grantSQL, [
                 grants.map(\.0.id), grants.map(\.1.transactionID), grants.map(\.1.originalTransactionID),

@@ -40,7 +40,7 @@ struct FakeAppStoreServe: AsyncParsableCommand {
             limits per endpoint answer 429 with Retry-After in UNIX milliseconds; the outage windows \
             apply too. Everything is signed by a test CA made at start: its root is at GET \
             /fake/root.pem (and --root-out). Change the purchases with POST /fake/admin/purchases, \
-            /renew, /refund, /revoke, /family-share, /consumption-request, /test-notification, \
+            /renew, /refund, /reverse-refund, /revoke, /family-share, /consumption-request, /test-notification, \
             /faults (JSON bodies); each change POSTs the notification Apple would to \
             --notification-url, retried after 1, 12, 24, 48 and 72 h divided by \
             --notification-retry-compression.

@@ -200,6 +200,11 @@ struct WorkerCommand: AsyncParsableCommand {
             checker: TransactionChecker(verifier: transactionVerifier, serverAPI: serverClients,
                                         confirmSignedTransactions: confirmSignedTransactions),
             lifecycle: settings.lifecycle, logger: logger)
+        // App Store Server Notifications the API committed: applied in Apple's order, verified again.
+        let notificationPool = PostgresPool(configuration: databaseConfiguration, size: 2, logger: logger)
+        let notifications = NotificationRunner(configuration: NotificationRunner.Configuration(name: settings.name),
+                                               pool: notificationPool, database: databaseConfiguration,
+                                               verifier: transactionVerifier, logger: logger)
         // Receivers get an HTTP client and connections of their own: a slow backend never takes Apple's.
         let webhookHTTP = HTTPClient(configuration: HTTPClientConfiguration(
             maxTotalConnections: max(16, webhooks.concurrency), defaultTimeout: webhooks.requestTimeout, caBundlePath: caBundle))
@@ -212,7 +217,7 @@ struct WorkerCommand: AsyncParsableCommand {
             "receipts_verified_by": "\(receiptsThroughServerAPI ? "App Store Server API" : "verifyReceipt")",
             "server_api": "\(serverAPIConfigured ? "configured" : "not configured")",
         ])
-        var services: [any Service] = receiptsThroughServerAPI ? [runner, deliverer] : [worker, runner, deliverer]
+        var services: [any Service] = receiptsThroughServerAPI ? [runner, notifications, deliverer] : [worker, runner, notifications, deliverer]
         if let registry {
             services.append(AdminServer(configuration: adminSettings, registry: registry,
                                         readiness: ReadinessProbe(database: databaseConfiguration, logger: logger), logger: logger))
@@ -224,6 +229,7 @@ struct WorkerCommand: AsyncParsableCommand {
         await http.shutdown()
         await webhookHTTP.shutdown()
         rateBudgetPool.shutdown()
+        notificationPool.shutdown()
         await serverHTTP.shutdown()
     }
 }

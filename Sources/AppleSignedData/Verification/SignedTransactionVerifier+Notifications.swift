@@ -1,0 +1,47 @@
+import Foundation
+
+/// A Server Notification V2 with everything inside it verified: the outer `signedPayload`, and
+/// the transaction and renewal info it carries (each a JWS of its own, checked by the verifier of
+/// the notification's environment).
+public struct VerifiedNotification: Sendable, Hashable {
+    public var payload: NotificationPayload
+    public var environment: AppStoreEnvironment
+    public var transaction: TransactionPayload?
+    /// `data.signedTransactionInfo` as Apple signed it: a purchase it reports is queued as this.
+    public var signedTransactionInfo: String?
+    public var renewal: RenewalInfoPayload?
+
+    public init(payload: NotificationPayload, environment: AppStoreEnvironment, transaction: TransactionPayload? = nil,
+                signedTransactionInfo: String? = nil, renewal: RenewalInfoPayload? = nil) {
+        self.payload = payload
+        self.environment = environment
+        self.transaction = transaction
+        self.signedTransactionInfo = signedTransactionInfo
+        self.renewal = renewal
+    }
+}
+
+extension SignedTransactionVerifier {
+    /// Verifies a notification's `signedPayload` with the verifier of the environment it claims
+    /// (production first; the sandbox when accepted), then the JWS inside it with the same one.
+    /// Throws `SignedDataVerificationError` for a forgery, another app's or an unaccepted
+    /// environment's notification.
+    public func verifyNotification(_ signedPayload: String) async throws -> VerifiedNotification {
+        let (payload, environment, verifier): (NotificationPayload, AppStoreEnvironment, SignedDataVerifier)
+        do {
+            (payload, environment, verifier) = (try await production.verifyNotification(signedPayload), .production, production)
+        } catch let error as SignedDataVerificationError where error.reason == .environmentMismatch {
+            guard let sandbox else { throw error }
+            (payload, environment, verifier) = (try await sandbox.verifyNotification(signedPayload), .sandbox, sandbox)
+        }
+        var verified = VerifiedNotification(payload: payload, environment: environment)
+        if let jws = payload.data?.signedTransactionInfo {
+            verified.transaction = try await verifier.verifyTransaction(jws)
+            verified.signedTransactionInfo = jws
+        }
+        if let jws = payload.data?.signedRenewalInfo {
+            verified.renewal = try await verifier.verifyRenewalInfo(jws)
+        }
+        return verified
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import Postgres
+
+/// Commits notifications in one statement (one commit for a batch, as the API's group commit
+/// sends them). A notification already stored — Apple retried it, or the history recovery found
+/// one that did arrive — changes nothing: `created` is false.
+public enum EnqueueNotifications {
+    static let sql = """
+        WITH input AS (
+            SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[],
+                                 $9::text[]) WITH ORDINALITY
+                AS i(notification_uuid, notification_type, subtype, environment, signed_ms, original_transaction_id,
+                     transaction_id, signed_payload, source, ord)
+        ), inserted AS (
+            INSERT INTO receiptq.notifications (notification_uuid, notification_type, subtype, environment, signed_date,
+                                                original_transaction_id, transaction_id, signed_payload, source)
+            SELECT notification_uuid, notification_type, subtype, environment, to_timestamp(signed_ms / 1000.0),
+                   original_transaction_id, transaction_id, signed_payload, source
+            FROM input ORDER BY ord
+            ON CONFLICT (notification_uuid) DO NOTHING
+            RETURNING notification_uuid
+        )
+        SELECT i.ord, n.notification_uuid IS NOT NULL AS created
+        FROM input i LEFT JOIN inserted n ON n.notification_uuid = i.notification_uuid
+        ORDER BY i.ord
+        """
+
+    /// Whether each notification was stored now (false: it was stored before), in input order.
+    public static func run(_ notifications: [NewNotification], on connection: PostgresConnection) throws -> [Bool] {
+        guard !notifications.isEmpty else { return [] }
+        let rows = try connection.query(sql, [
+            notifications.map(\.uuid), notifications.map(\.type), notifications.map(\.subtype), notifications.map(\.environment),
+            notifications.map { Int64(($0.signedDate.timeIntervalSince1970 * 1000).rounded()) }, notifications.map(\.originalTransactionID),
+            notifications.map(\.transactionID), notifications.map(\.signedPayload), notifications.map(\.source.rawValue),
+        ])
+        // A UUID twice in one batch: the first stores it.
+        var seen: Set<UUID> = []
+        return try zip(rows, notifications).map { row, notification in
+            try row.decode("created", as: Bool.self) && seen.insert(notification.uuid).inserted
+        }
+    }
+}

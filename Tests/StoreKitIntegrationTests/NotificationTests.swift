@@ -1,0 +1,168 @@
+import AppleSignedData
+import AppleTestPKI
+import FakeAppStore
+import Foundation
+import Postgres
+import ReceiptQueueTesting
+import Testing
+
+/// App Store Server Notifications V2 end to end: the fake App Store POSTs what Apple would, signed
+/// by its test CA, to `POST /v1/apple/notifications`; the API verifies and commits it before the
+/// 200; a worker's notification runner applies it to the ledger in Apple's order.
+@Suite("App Store Server Notifications: refunds, revocations and renewals reach the ledger", .serialized)
+struct NotificationTests {
+    /// A granted purchase, by StoreKit 2 submission.
+    static func granted(_ pipeline: StoreKitPipeline, _ product: String, type: FakeProductType, user: String,
+                        expiresInSeconds: Int64? = nil) async throws -> FakePurchase {
+        let purchase = try pipeline.buy(product, type: type, customer: "customer-\(user)", expiresInSeconds: expiresInSeconds)
+        let id = try #require(try await pipeline.submit(signed: pipeline.signed(purchase), user: user).id)
+        let status = try await pipeline.final(id)
+        #expect(status["verdict"] as? String == "delivered", "\(status)")
+        return purchase
+    }
+
+    static func notificationsApplied(_ pipeline: StoreKitPipeline, _ count: Int) async -> Bool {
+        await eventually(timeout: .seconds(30), every: .milliseconds(100)) {
+            (try? await pipeline.count("SELECT count(*) AS count FROM receiptq.notifications WHERE state = 'applied'")) == count
+        }
+    }
+
+    @Test("a refund revokes the grant (the row stays) with a grant.revoked event; a reversed refund reinstates it")
+    func refundAndReversal() async throws {
+        try await withPipeline(notificationsToAPI: true) { pipeline in
+            let runner = try pipeline.startRunner(serverAPI: false)
+            let notifications = try pipeline.startNotificationRunner()
+            let purchase = try await Self.granted(pipeline, "com.example.pro", type: .nonConsumable, user: "u1")
+            #expect(try await pipeline.get("/v1/users/u1/entitlements").json["entitlements"] as? [Any] != nil)
+
+            _ = try pipeline.fake.serverAPI.refund(transactionId: purchase.transactionId, reason: 1)
+            #expect(await Self.notificationsApplied(pipeline, 1))
+            let revoked = try await pipeline.pool.query(
+                "SELECT revoked_at, revocation_reason, revoked_by_notification IS NOT NULL AS by_notification FROM receiptq.grants")
+            try #require(revoked.count == 1, "the grant's row stays")
+            #expect(try revoked[0].decodeIfPresent("revoked_at", as: Date.self) != nil)
+            #expect(try revoked[0].decode("revocation_reason", as: String.self) == "refunded by Apple (an issue in the app)")
+            #expect(try revoked[0].decode("by_notification", as: Bool.self))
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.events WHERE type = 'grant.revoked' AND user_id = 'u1'") == 1)
+            let entitlements = try await pipeline.get("/v1/users/u1/entitlements").json["entitlements"] as? [[String: Any]]
+            #expect(entitlements?.isEmpty == true, "a refunded purchase is no entitlement")
+            // Apple heard 200 once the notification was durable: it sends no retry.
+            let sent = try #require(pipeline.fake.serverAPI.notifications.all().last)
+            #expect(sent.delivered && sent.attempts.count == 1)
+
+            _ = try pipeline.fake.serverAPI.reverseRefund(transactionId: purchase.transactionId)
+            #expect(await Self.notificationsApplied(pipeline, 2))
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.grants WHERE revoked_at IS NULL") == 1)
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.events WHERE type = 'grant.reinstated'") == 1)
+            let back = try await pipeline.get("/v1/users/u1/entitlements").json["entitlements"] as? [[String: Any]]
+            #expect(back?.first?["product_id"] as? String == "com.example.pro")
+            try await notifications.stop()
+            try await runner.stop()
+        }
+    }
+
+    @Test("a refund that arrives before the app submits the purchase makes it not paid, never granted")
+    func refundBeforeSubmission() async throws {
+        try await withPipeline(notificationsToAPI: true) { pipeline in
+            let notifications = try pipeline.startNotificationRunner()
+            let purchase = try pipeline.buy("com.example.coins", type: .consumable, customer: "c2")
+            let signedBeforeRefund = pipeline.signed(purchase)
+            _ = try pipeline.fake.serverAPI.refund(transactionId: purchase.transactionId)
+            #expect(await Self.notificationsApplied(pipeline, 1))
+            let runner = try pipeline.startRunner(serverAPI: false)
+            let id = try #require(try await pipeline.submit(signed: signedBeforeRefund, user: "u2").id)
+            let status = try await pipeline.final(id)
+            #expect(status["verdict"] as? String == "not_paid", "\(status)")
+            #expect((status["reason"] as? String)?.contains("refunded") == true, "\(status)")
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.grants") == 0)
+            try await runner.stop()
+            try await notifications.stop()
+        }
+    }
+
+    @Test("Apple's retries are stored once (notificationUUID); forgeries, other apps' and non-notifications get 422 and are not stored")
+    func dedupeAndForgeries() async throws {
+        try await withPipeline { pipeline in
+            let purchase = try pipeline.buy("com.example.pro", type: .nonConsumable)
+            let payload = pipeline.fake.serverAPI.signedNotification("REFUND", about: purchase, signedAt: Date())
+            let first = try await pipeline.postNotification(payload)
+            #expect(first.status == 200 && first.json["stored"] as? Bool == true, "\(first.json)")
+            let retry = try await pipeline.postNotification(payload)
+            #expect(retry.status == 200 && retry.json["stored"] as? Bool == false, "\(retry.json)")
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.notifications") == 1)
+
+            // Another payload in place of the one Apple signed.
+            let other = pipeline.fake.serverAPI.signedNotification("REFUND_REVERSED", about: purchase, signedAt: Date())
+            let parts = payload.split(separator: ".")
+            let swapped = [parts[0], other.split(separator: ".")[1], parts[2]].joined(separator: ".")
+            // Signed by a CA we do not trust, laid out as Apple's chain.
+            let stranger = try FakeSigner(pki: TestPKI(), bundleId: StoreKitPipeline.bundleId).signTransaction(purchase)
+            // Genuine signed data, but a transaction, not a notification.
+            let transaction = pipeline.signed(purchase)
+            for (name, forged) in [("swapped payload", swapped), ("untrusted CA", stranger), ("a transaction", transaction), ("garbage", "a.b.c")] {
+                let answer = try await pipeline.postNotification(forged)
+                #expect(answer.status == 422, "\(name): \(answer.status)")
+                #expect(answer.contentType == "application/problem+json", "\(name)")
+            }
+            let malformed = try await pipeline.http.post(url: pipeline.api.baseURL + "/v1/apple/notifications",
+                                                         headers: ["Content-Type": "application/json"], body: Array("{\"x\":1}".utf8))
+            #expect(malformed.status == 400)
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.notifications") == 1)
+        }
+    }
+
+    @Test("out of order: an older notification applied after a newer one changes nothing")
+    func olderNeverOverwritesNewer() async throws {
+        try await withPipeline { pipeline in
+            let runner = try pipeline.startRunner(serverAPI: false)
+            let notifications = try pipeline.startNotificationRunner()
+            let purchase = try await Self.granted(pipeline, "com.example.pro", type: .nonConsumable, user: "u3")
+            let refunded = try pipeline.fake.serverAPI.refund(transactionId: purchase.transactionId)   // no URL: not sent
+            let now = Date()
+            let newerRefund = pipeline.fake.serverAPI.signedNotification("REFUND", about: refunded, signedAt: now)
+            let olderReversal = pipeline.fake.serverAPI.signedNotification("REFUND_REVERSED", about: purchase, signedAt: now.addingTimeInterval(-3600))
+            #expect(try await pipeline.postNotification(newerRefund).status == 200)
+            #expect(await Self.notificationsApplied(pipeline, 1))
+            #expect(try await pipeline.postNotification(olderReversal).status == 200)
+            #expect(await Self.notificationsApplied(pipeline, 2))
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.grants WHERE revoked_at IS NOT NULL") == 1)
+            let outcome = try #require(try await pipeline.pool.query(
+                "SELECT outcome FROM receiptq.notifications WHERE notification_type = 'REFUND_REVERSED'").first).decode("outcome", as: String.self)
+            #expect(outcome.contains("older than what is recorded"), "\(outcome)")
+            try await notifications.stop()
+            try await runner.stop()
+        }
+    }
+
+    @Test("a renewal Apple notifies is granted to the subscriber as a new period; its state and a consumption request are recorded")
+    func renewalAndConsumptionRequest() async throws {
+        try await withPipeline(notificationsToAPI: true) { pipeline in
+            let runner = try pipeline.startRunner(serverAPI: false)
+            let notifications = try pipeline.startNotificationRunner()
+            let first = try await Self.granted(pipeline, "com.example.monthly", type: .autoRenewable, user: "u4", expiresInSeconds: 3600)
+            _ = try pipeline.fake.serverAPI.renew(originalTransactionId: first.originalTransactionId, expiresInSeconds: 7200)
+            #expect(await eventually(timeout: .seconds(30), every: .milliseconds(100)) {
+                (try? await pipeline.count("SELECT count(*) AS count FROM receiptq.grants WHERE user_id = 'u4'")) == 2
+            }, "the renewal's period is granted to the subscriber")
+            #expect(try await pipeline.count("""
+                SELECT count(*) AS count FROM receiptq.subscriptions WHERE original_transaction_id = $1 AND user_id = 'u4' AND status = 1
+                """, [first.originalTransactionId]) == 1)
+            let entitlements = try await pipeline.get("/v1/users/u4/entitlements").json["entitlements"] as? [[String: Any]]
+            #expect(entitlements?.first?["subscription_status"] as? Int == 1)
+
+            let coins = try await Self.granted(pipeline, "com.example.coins", type: .consumable, user: "u4")
+            try pipeline.fake.serverAPI.requestConsumption(transactionId: coins.transactionId)
+            #expect(await eventually(timeout: .seconds(30), every: .milliseconds(100)) {
+                (try? await pipeline.count("SELECT count(*) AS count FROM receiptq.consumption_requests WHERE user_id = 'u4'")) == 1
+            })
+            let due = try #require(try await pipeline.pool.query("""
+                SELECT extract(epoch FROM c.deadline - n.signed_date)::int AS seconds
+                FROM receiptq.consumption_requests c JOIN receiptq.notifications n USING (notification_uuid)
+                """).first).decode("seconds", as: Int.self)
+            #expect(due == 12 * 3600)
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.events WHERE type = 'consumption.requested'") == 1)
+            try await notifications.stop()
+            try await runner.stop()
+        }
+    }
+}
