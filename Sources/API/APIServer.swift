@@ -54,6 +54,7 @@ public struct APIServer: Service {
             .register(on: v1)
         OrderRoutes(configuration: configuration, pool: pool).register(on: v1)
         EntitlementRoutes(pool: pool).register(on: v1)
+        ConsentRoutes(configuration: configuration, pool: pool).register(on: v1)
         EventRoutes(pool: pool).register(on: v1)
         TransactionRoutes(configuration: configuration, groupCommit: groupCommit, metrics: metrics).register(on: v1)
         // Apple's notifications: outside the bearer-token group (the signature authenticates them).

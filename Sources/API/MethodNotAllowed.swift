@@ -8,6 +8,7 @@ enum MethodNotAllowed {
         (["v1", "receipts"], "POST"), (["v1", "receipts", "*"], "GET"), (["v1", "orders"], "POST"),
         (["v1", "users", "*", "grants"], "GET"), (["v1", "users", "*", "entitlements"], "GET"),
         (["v1", "transactions"], "POST"), (["v1", "events"], "GET"), (["v1", "apple", "notifications"], "POST"),
+        (["v1", "users", "*", "consumption-consent"], "PUT"),
     ]
 
     /// The methods `path` allows, or nil when no route has this path.

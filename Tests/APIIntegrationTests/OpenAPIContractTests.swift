@@ -32,6 +32,7 @@ struct OpenAPIContractTests {
         #expect(Set(try Self.operations().keys) == [
             "POST /v1/receipts", "GET /v1/receipts/{id}", "POST /v1/orders", "GET /v1/users/{user_id}/grants",
             "GET /v1/events", "POST /v1/transactions", "GET /v1/users/{user_id}/entitlements", "POST /v1/apple/notifications",
+            "PUT /v1/users/{user_id}/consumption-consent",
         ])
     }
 
@@ -72,6 +73,12 @@ struct OpenAPIContractTests {
             ("GET /v1/events", "valid", "", { try await api.get("/v1/events?after=0&limit=10") }),
             ("GET /v1/events", "bad after", "", { try await api.get("/v1/events?after=x") }),
             ("GET /v1/events", "no token", "", { try await api.get("/v1/events", token: nil) }),
+            ("PUT /v1/users/{user_id}/consumption-consent", "valid", "", {
+                try await HTTPTestClient.send("PUT", api.baseURL + "/v1/users/u/consumption-consent", token: APIHarness.token, json: ["consented": true]) }),
+            ("PUT /v1/users/{user_id}/consumption-consent", "bad", "", {
+                try await HTTPTestClient.send("PUT", api.baseURL + "/v1/users/u/consumption-consent", token: APIHarness.token, json: ["consented": "yes"]) }),
+            ("PUT /v1/users/{user_id}/consumption-consent", "no token", "", {
+                try await HTTPTestClient.send("PUT", api.baseURL + "/v1/users/u/consumption-consent", json: ["consented": true]) }),
             // Apple sends no token; this API was started without bundle ids, so it cannot verify one yet.
             ("POST /v1/apple/notifications", "not configured", "", {
                 try await api.post("/v1/apple/notifications", json: ["signedPayload": "a.b.c"], token: nil) }),

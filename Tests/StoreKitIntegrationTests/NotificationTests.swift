@@ -165,4 +165,39 @@ struct NotificationTests {
             try await runner.stop()
         }
     }
+
+    @Test("a consumption request is answered through the Server API only for a user who consented, with the ledger's facts")
+    func consumptionAnsweredOnlyWithConsent() async throws {
+        try await withPipeline(notificationsToAPI: true) { pipeline in
+            let runner = try pipeline.startRunner(serverAPI: false)
+            let notifications = try pipeline.startNotificationRunner()
+            let responder = try pipeline.startConsumptionResponder()
+            let consented = try await pipeline.put("/v1/users/yes/consumption-consent", ["consented": true])
+            #expect(consented.status == 200 && consented.json["consented"] as? Bool == true, "\(consented.json)")
+            #expect(try await pipeline.put("/v1/users/no/consumption-consent", ["consented": false]).status == 200)
+            let coinsYes = try await Self.granted(pipeline, "com.example.coins", type: .consumable, user: "yes")
+            let coinsNo = try await Self.granted(pipeline, "com.example.coins", type: .consumable, user: "no")
+            let coinsUnknown = try await Self.granted(pipeline, "com.example.coins", type: .consumable, user: "silent")
+            for purchase in [coinsYes, coinsNo, coinsUnknown] {
+                try pipeline.fake.serverAPI.requestConsumption(transactionId: purchase.transactionId)
+            }
+            #expect(await eventually(timeout: .seconds(30), every: .milliseconds(100)) {
+                (try? await pipeline.count("SELECT count(*) AS count FROM receiptq.consumption_requests WHERE state IN ('sent', 'no_consent')")) == 3
+            })
+            let states = try await pipeline.pool.query("SELECT user_id, state FROM receiptq.consumption_requests ORDER BY user_id")
+            #expect(try states.map { "\(try $0.decode("user_id", as: String.self))=\(try $0.decode("state", as: String.self))" }
+                    == ["no=no_consent", "silent=no_consent", "yes=sent"])
+            let reports = pipeline.fake.serverAPI.consumptionReports()
+            #expect(reports.map(\.transactionId) == [coinsYes.transactionId], "Apple hears only of the consenting user's purchase")
+            let body = try #require(reports.first.flatMap { try? JSONSerialization.jsonObject(with: Data($0.body.utf8)) as? [String: Any] })
+            #expect(body["customerConsented"] as? Bool == true)
+            #expect(body["deliveryStatus"] as? Int == 0, "granted and not revoked: delivered")
+            #expect(body["platform"] as? Int == 1)
+            #expect(body["accountTenure"] as? Int == 1, "a customer since today")
+            #expect(body["consumptionStatus"] as? Int == 0, "how much was consumed is the backend's to know: undeclared")
+            try await responder.stop()
+            try await notifications.stop()
+            try await runner.stop()
+        }
+    }
 }

@@ -212,6 +212,27 @@ final class StoreKitPipeline: Sendable {
         return RunningService(runner, logger: logger, pools: [workerPool], http: HTTPClient())
     }
 
+    /// `receiptq worker`'s consumption responder: answers CONSUMPTION_REQUESTs through the fake's
+    /// App Store Server API when the user consented.
+    func startConsumptionResponder(name: String = "sk2-consumption") throws -> RunningService {
+        let http = HTTPClient(configuration: HTTPClientConfiguration(defaultTimeout: .seconds(5)))
+        let workerPool = PostgresPool(configuration: asWorker, size: 2, logger: Logger(label: "sk2-pool"))
+        let budgetPool = PostgresPool(configuration: asWorker, size: 2, logger: Logger(label: "sk2-pool"))
+        var logger = Logger(label: "sk2-consumption")
+        logger.logLevel = .critical
+        let responder = ConsumptionResponder(
+            configuration: ConsumptionResponder.Configuration(name: name, pollInterval: .milliseconds(200)),
+            pool: workerPool, clients: try serverAPIClients(http: http, budgetPool: budgetPool), logger: logger)
+        return RunningService(responder, logger: logger, pools: [workerPool, budgetPool], http: http)
+    }
+
+    func put(_ path: String, _ object: [String: Any]) async throws -> Answer {
+        let response = try await http.send(.put, url: api.baseURL + path,
+                                           headers: ["Authorization": "Bearer \(Self.token)", "Content-Type": "application/json"],
+                                           body: Array(try JSONSerialization.data(withJSONObject: object)))
+        return Answer(status: response.status, body: response.body, contentType: response[header: "Content-Type"])
+    }
+
     /// POST /v1/apple/notifications as Apple does: no bearer token.
     func postNotification(_ signedPayload: String) async throws -> Answer {
         let body = try JSONSerialization.data(withJSONObject: ["signedPayload": signedPayload])

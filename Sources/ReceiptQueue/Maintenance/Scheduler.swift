@@ -73,6 +73,7 @@ public final class Scheduler: Service, Sendable {
         public var prunedEvents = 0
         public var requeuedNotifications = 0
         public var prunedNotifications = 0
+        public var expiredConsumptionRequests = 0
     }
 
     public let configuration: Configuration
@@ -97,13 +98,14 @@ public final class Scheduler: Service, Sendable {
                         wasLeader = tick.isLeader
                     }
                     if tick.requeuedExpiredLeases + tick.requeuedTimedOut + tick.failed + tick.pruned + tick.requeuedDeliveries
-                        + tick.prunedEvents + tick.requeuedNotifications + tick.prunedNotifications > 0 {
+                        + tick.prunedEvents + tick.requeuedNotifications + tick.prunedNotifications + tick.expiredConsumptionRequests > 0 {
                         self.logger.info("scheduler tick", metadata: [
                             "expired_leases_requeued": "\(tick.requeuedExpiredLeases)",
                             "timed_out_requeued": "\(tick.requeuedTimedOut)",
                             "failed": "\(tick.failed)", "pruned": "\(tick.pruned)",
                             "deliveries_requeued": "\(tick.requeuedDeliveries)", "events_pruned": "\(tick.prunedEvents)",
                             "notifications_requeued": "\(tick.requeuedNotifications)", "notifications_pruned": "\(tick.prunedNotifications)",
+                            "consumption_requests_expired": "\(tick.expiredConsumptionRequests)",
                         ])
                     }
                 } catch {
@@ -158,6 +160,7 @@ public final class Scheduler: Service, Sendable {
                 if rescued < configuration.batchSize { break }
             }
             if tick.requeuedNotifications > 0 { try connection.query("SELECT pg_notify('receiptq_notifications', '')") }
+            tick.expiredConsumptionRequests = try ExpireConsumptionRequests.run(limit: configuration.batchSize, on: connection)
             if let retention = configuration.notificationRetention {
                 for _ in 0..<configuration.maxBatchesPerTick {
                     let pruned = try PruneNotifications.run(retention: retention, limit: configuration.batchSize, on: connection)

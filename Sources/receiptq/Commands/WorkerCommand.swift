@@ -201,7 +201,7 @@ struct WorkerCommand: AsyncParsableCommand {
                                         confirmSignedTransactions: confirmSignedTransactions),
             lifecycle: settings.lifecycle, logger: logger)
         // App Store Server Notifications the API committed: applied in Apple's order, verified again.
-        let notificationPool = PostgresPool(configuration: databaseConfiguration, size: 2, logger: logger)
+        let notificationPool = PostgresPool(configuration: databaseConfiguration, size: 3, logger: logger)
         let notifications = NotificationRunner(configuration: NotificationRunner.Configuration(name: settings.name),
                                                pool: notificationPool, database: databaseConfiguration,
                                                verifier: transactionVerifier, logger: logger)
@@ -218,6 +218,11 @@ struct WorkerCommand: AsyncParsableCommand {
             "server_api": "\(serverAPIConfigured ? "configured" : "not configured")",
         ])
         var services: [any Service] = receiptsThroughServerAPI ? [runner, notifications, deliverer] : [worker, runner, notifications, deliverer]
+        if let serverClients {
+            // Apple's CONSUMPTION_REQUESTs are answered only with App Store Server API credentials.
+            services.append(ConsumptionResponder(configuration: ConsumptionResponder.Configuration(name: settings.name),
+                                                 pool: notificationPool, clients: serverClients, logger: logger))
+        }
         if let registry {
             services.append(AdminServer(configuration: adminSettings, registry: registry,
                                         readiness: ReadinessProbe(database: databaseConfiguration, logger: logger), logger: logger))
