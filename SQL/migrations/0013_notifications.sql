@@ -197,3 +197,13 @@ GRANT UPDATE (state, run_at, locked_by, locked_until, last_error) ON receiptq.co
 GRANT SELECT ON receiptq.notification_health TO receiptq_scheduler, receiptq_readonly;
 GRANT SELECT ON receiptq.revocations, receiptq.subscriptions, receiptq.consumption_consents, receiptq.consumption_requests,
                 receiptq.notification_recovery TO receiptq_readonly;
+-- Gap recovery runs in the scheduler (with App Store Server API credentials): its mark, the
+-- notifications it finds, and the fleet's Server API rate budget it shares with the workers.
+GRANT SELECT, INSERT, UPDATE ON receiptq.notification_recovery TO receiptq_scheduler;
+GRANT INSERT (notification_uuid, notification_type, subtype, environment, signed_date, original_transaction_id, transaction_id,
+              signed_payload, source) ON receiptq.notifications TO receiptq_scheduler;
+GRANT SELECT ON receiptq.api_rate_budgets TO receiptq_scheduler;
+GRANT INSERT (bundle_id, endpoint, environment, rate_per_second, capacity, tokens, refilled_at)
+    ON receiptq.api_rate_budgets TO receiptq_scheduler;
+GRANT UPDATE (rate_per_second, capacity, tokens, refilled_at, paused_until, granted_total, pauses_total)
+    ON receiptq.api_rate_budgets TO receiptq_scheduler;

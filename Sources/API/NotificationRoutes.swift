@@ -55,19 +55,20 @@ struct NotificationRoutes<Context: RequestContext> {
         } catch let error as SignedDataVerificationError {
             throw Problem(.invalidNotification, error.description)
         }
-        let payload = verified.payload
-        guard let uuidText = payload.notificationUUID, let uuid = UUID(uuidString: uuidText) else {
-            throw Problem(.invalidNotification, "the notification carries no notificationUUID")
+        let identity: VerifiedNotification.Identity
+        do {
+            identity = try verified.identity()
+        } catch let error as SignedDataVerificationError {
+            throw Problem(.invalidNotification, error.description)
         }
-        guard let signedAt = payload.signedAt else { throw Problem(.invalidNotification, "the notification carries no signedDate") }
-        guard let type = payload.notificationType, (1...64).contains(type.utf8.count) else {
-            throw Problem(.invalidNotification, "the notification carries no notificationType")
-        }
-        let transaction = verified.transaction
-        return NewNotification(
-            uuid: uuid, type: type, subtype: payload.subtype.map { String($0.prefix(64)) }, environment: verified.environment.rawValue,
-            signedDate: signedAt,
-            originalTransactionID: transaction?.originalTransactionId ?? verified.renewal?.originalTransactionId,
-            transactionID: transaction?.transactionId, signedPayload: signedPayload, source: .endpoint)
+        return NewNotification(identity, environment: verified.environment.rawValue, signedPayload: signedPayload, source: .endpoint)
+    }
+}
+
+extension NewNotification {
+    init(_ identity: VerifiedNotification.Identity, environment: String, signedPayload: String, source: Source) {
+        self.init(uuid: identity.uuid, type: identity.type, subtype: identity.subtype, environment: environment,
+                  signedDate: identity.signedAt, originalTransactionID: identity.originalTransactionID,
+                  transactionID: identity.transactionID, signedPayload: signedPayload, source: source)
     }
 }

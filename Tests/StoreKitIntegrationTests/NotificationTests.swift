@@ -140,10 +140,21 @@ struct NotificationTests {
             let runner = try pipeline.startRunner(serverAPI: false)
             let notifications = try pipeline.startNotificationRunner()
             let first = try await Self.granted(pipeline, "com.example.monthly", type: .autoRenewable, user: "u4", expiresInSeconds: 3600)
-            _ = try pipeline.fake.serverAPI.renew(originalTransactionId: first.originalTransactionId, expiresInSeconds: 7200)
+            let renewal = try pipeline.fake.serverAPI.renew(originalTransactionId: first.originalTransactionId, expiresInSeconds: 7200)
             #expect(await eventually(timeout: .seconds(30), every: .milliseconds(100)) {
                 (try? await pipeline.count("SELECT count(*) AS count FROM receiptq.grants WHERE user_id = 'u4'")) == 2
             }, "the renewal's period is granted to the subscriber")
+            // Delivered twice (Apple's retry: the same notification), and again as another
+            // notification about the same period, late: still one grant per period.
+            let sent = try #require(pipeline.fake.serverAPI.notifications.all().last { $0.notificationType == "DID_RENEW" })
+            let retry = try await pipeline.postNotification(sent.signedPayload)
+            #expect(retry.status == 200 && retry.json["stored"] as? Bool == false)
+            let late = pipeline.fake.serverAPI.signedNotification("DID_RENEW", about: renewal, signedAt: Date().addingTimeInterval(-600))
+            #expect(try await pipeline.postNotification(late).json["stored"] as? Bool == true)
+            #expect(await eventually(timeout: .seconds(30), every: .milliseconds(100)) {
+                (try? await pipeline.count("SELECT count(*) AS count FROM receiptq.jobs WHERE user_id = 'u4' AND state = 'already_granted'")) == 1
+            }, "the late copy's period is already granted")
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.grants WHERE user_id = 'u4'") == 2)
             #expect(try await pipeline.count("""
                 SELECT count(*) AS count FROM receiptq.subscriptions WHERE original_transaction_id = $1 AND user_id = 'u4' AND status = 1
                 """, [first.originalTransactionId]) == 1)
@@ -196,6 +207,44 @@ struct NotificationTests {
             #expect(body["accountTenure"] as? Int == 1, "a customer since today")
             #expect(body["consumptionStatus"] as? Int == 0, "how much was consumed is the backend's to know: undeclared")
             try await responder.stop()
+            try await notifications.stop()
+            try await runner.stop()
+        }
+    }
+
+    @Test("Apple cannot reach the API for a while: the history recovery stores what was missed, each once, and it is applied")
+    func historyRecoveryFillsTheGap() async throws {
+        // Apple's notifications go to a port nothing listens on (the API is down), and the fake
+        // gives up after its retries; one notification did arrive before the outage.
+        let deadURL = "http://127.0.0.1:\(try FreePort.pick())/v1/apple/notifications"
+        try await withPipeline(serverAPI: { $0.notificationURL = deadURL; $0.notificationRetryCompression = 3600 * 1000 }) { pipeline in
+            let runner = try pipeline.startRunner(serverAPI: false)
+            let notifications = try pipeline.startNotificationRunner()
+            let pro = try await Self.granted(pipeline, "com.example.pro", type: .nonConsumable, user: "u5")
+            let gems = try await Self.granted(pipeline, "com.example.gems", type: .consumable, user: "u5")
+            _ = try pipeline.fake.serverAPI.refund(transactionId: gems.transactionId)
+            let received = try #require(pipeline.fake.serverAPI.notifications.all().last)
+            #expect(try await pipeline.postNotification(received.signedPayload).status == 200)   // it arrived after all
+            _ = try pipeline.fake.serverAPI.refund(transactionId: pro.transactionId)
+            try pipeline.fake.serverAPI.requestConsumption(transactionId: gems.transactionId)
+            #expect(await eventually(timeout: .seconds(20), every: .milliseconds(100)) {
+                pipeline.fake.serverAPI.notifications.all().allSatisfy { $0.finished && !$0.delivered }
+            }, "Apple gave up on the down API")
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.notifications") == 1)
+
+            let (recovery, finish) = try await pipeline.notificationRecovery()
+            let run = try #require(await recovery.recover(.production, minimumGap: .zero))
+            #expect(run.read == 3 && run.recovered == 2 && run.refused == 0, "\(run)")
+            let again = try #require(await recovery.recover(.production, minimumGap: .zero))
+            #expect(again.recovered == 0, "read twice (the overlap), stored once")
+            await finish()
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.notifications WHERE source = 'history'") == 2)
+            #expect(await Self.notificationsApplied(pipeline, 3))
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.grants WHERE revoked_at IS NOT NULL") == 2)
+            let health = try #require(try await pipeline.pool.query(
+                "SELECT recovered_from_history, history_last_error FROM receiptq.notification_health WHERE environment = 'Production'").first)
+            #expect(try health.decode("recovered_from_history", as: Int.self) == 2)
+            #expect(try health.decodeIfPresent("history_last_error", as: String.self) == nil)
             try await notifications.stop()
             try await runner.stop()
         }

@@ -226,6 +226,20 @@ final class StoreKitPipeline: Sendable {
         return RunningService(responder, logger: logger, pools: [workerPool, budgetPool], http: http)
     }
 
+    /// `receiptq scheduler`'s history recovery, logged in as the scheduler; call `recover` on it.
+    /// Stop it with `finish` (it owns a pool and an HTTP client).
+    func notificationRecovery() async throws -> (recovery: NotificationHistoryRecovery, finish: @Sendable () async -> Void) {
+        let http = HTTPClient(configuration: HTTPClientConfiguration(defaultTimeout: .seconds(5)))
+        let pool = PostgresPool(configuration: try await database.configuration(as: .scheduler), size: 2, logger: Logger(label: "sk2-pool"))
+        var logger = Logger(label: "sk2-recovery")
+        logger.logLevel = .critical
+        let recovery = NotificationHistoryRecovery(
+            configuration: NotificationHistoryRecovery.Configuration(environments: [.production]), pool: pool,
+            clients: try serverAPIClients(http: http, budgetPool: pool),
+            verifier: try SignedTransactionVerifier(trustedRoots: roots, bundleIds: [Self.bundleId]), logger: logger)
+        return (recovery, { pool.shutdown(); await http.shutdown() })
+    }
+
     func put(_ path: String, _ object: [String: Any]) async throws -> Answer {
         let response = try await http.send(.put, url: api.baseURL + path,
                                            headers: ["Authorization": "Bearer \(Self.token)", "Content-Type": "application/json"],

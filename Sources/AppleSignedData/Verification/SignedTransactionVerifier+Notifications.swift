@@ -45,3 +45,31 @@ extension SignedTransactionVerifier {
         return verified
     }
 }
+
+extension VerifiedNotification {
+    /// What a notification is stored and ordered by. Every V2 notification carries these; one
+    /// that does not is refused (`payloadNotDecodable`), never stored half-known.
+    public struct Identity: Sendable, Hashable {
+        public var uuid: UUID
+        public var type: String
+        public var subtype: String?
+        public var signedAt: Date
+        public var originalTransactionID: String?
+        public var transactionID: String?
+    }
+
+    public func identity() throws -> Identity {
+        guard let text = payload.notificationUUID, let uuid = UUID(uuidString: text) else {
+            throw SignedDataVerificationError(.payloadNotDecodable, "the notification carries no notificationUUID")
+        }
+        guard let signedAt = payload.signedAt else {
+            throw SignedDataVerificationError(.payloadNotDecodable, "the notification carries no signedDate")
+        }
+        guard let type = payload.notificationType, (1...64).contains(type.utf8.count) else {
+            throw SignedDataVerificationError(.payloadNotDecodable, "the notification carries no notificationType")
+        }
+        return Identity(uuid: uuid, type: type, subtype: payload.subtype.map { String($0.prefix(64)) }, signedAt: signedAt,
+                        originalTransactionID: transaction?.originalTransactionId ?? renewal?.originalTransactionId,
+                        transactionID: transaction?.transactionId)
+    }
+}

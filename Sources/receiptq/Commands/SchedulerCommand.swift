@@ -1,12 +1,16 @@
+import AppleSignedData
 import ArgumentParser
 import CommandSupport
 import Foundation
+import HTTPClient
 import Postgres
 import ReceiptQueue
 import ServiceLifecycle
+import Worker
 
 /// `receiptq scheduler`: requeues expired leases and timed-out verifications, prunes old
-/// finished jobs. Run two or more for availability; one leads.
+/// finished jobs. Run two or more for availability; one leads. With App Store Server API
+/// credentials it also recovers notifications we never received (Get Notification History).
 struct SchedulerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scheduler",
@@ -16,6 +20,12 @@ struct SchedulerCommand: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var admin: AdminOptions
+    @OptionGroup var serverAPI: ServerAPIOptions
+
+    private static let recoveryDefaults = NotificationHistoryRecovery.Configuration()
+
+    @Option(help: "With App Store Server API credentials: read Get Notification History this often to recover notifications we never received. Default: \(recoveryDefaults.interval.argumentText).")
+    var notificationRecoveryInterval: Duration?
 
     @Option(help: "Time between ticks. Default: \(defaults.interval.argumentText).")
     var interval: Duration?
@@ -73,8 +83,29 @@ struct SchedulerCommand: AsyncParsableCommand {
             services.append(admin)
             services.append(QueueHealthGauges(database: config, registry: admin.registry, logger: logger))
         }
+        let environment = EnvironmentReader()
+        let http = HTTPClient(configuration: HTTPClientConfiguration(maxTotalConnections: 16))
+        let pool = PostgresPool(configuration: config, size: 2, logger: logger)
+        if serverAPI.isConfigured(environment) {
+            let api = try serverAPI.settings(environment)
+            var recovery = NotificationHistoryRecovery.Configuration()
+            recovery.interval = notificationRecoveryInterval ?? recovery.interval
+            let verifier: SignedTransactionVerifier
+            do {
+                verifier = try SignedTransactionVerifier(trustedRoots: api.trustedRoots, bundleIds: [api.bundleId], appAppleId: api.appAppleId)
+            } catch {
+                throw ConfigurationError("signed data: \(error)")
+            }
+            services.append(NotificationHistoryRecovery(configuration: recovery, pool: pool,
+                                                        clients: try ServerAPIWiring.clients(api, http: http, budgetPool: pool),
+                                                        verifier: verifier, logger: logger))
+        }
         let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-        logger.info("scheduler starting", metadata: ["database": "\(config.redacted)", "interval": "\(settings.interval.argumentText)"])
+        logger.info("scheduler starting", metadata: [
+            "database": "\(config.redacted)", "interval": "\(settings.interval.argumentText)",
+            "notification_recovery": "\(serverAPI.isConfigured(environment) ? "on" : "off (no App Store Server API credentials)")"])
         try await group.run()
+        pool.shutdown()
+        await http.shutdown()
     }
 }

@@ -181,15 +181,7 @@ struct WorkerCommand: AsyncParsableCommand {
         let serverHTTP = HTTPClient(configuration: HTTPClientConfiguration(maxTotalConnections: 256, caBundlePath: caBundle))
         let rateBudgetPool = PostgresPool(configuration: databaseConfiguration, size: 2, logger: logger)
         if serverAPIConfigured {
-            let api = try serverAPI.settings(environment)
-            let gate = FleetRateLimiter(store: PostgresRateBudgetStore(pool: rateBudgetPool),
-                                        configuration: FleetRateLimiterConfiguration(limits: api.limits), clock: ContinuousClock())
-            let tokens = try api.tokens()
-            serverClients = ServerAPIClients(
-                production: try AppStoreServerAPIClient(environment: .production, httpClient: serverHTTP, tokens: tokens,
-                                                        configuration: api.api, gate: gate),
-                sandbox: try AppStoreServerAPIClient(environment: .sandbox, httpClient: serverHTTP, tokens: tokens,
-                                                     configuration: api.api, gate: gate))
+            serverClients = try ServerAPIWiring.clients(try serverAPI.settings(environment), http: serverHTTP, budgetPool: rateBudgetPool)
         }
         var runnerSettings = TransactionJobRunner.Configuration(name: settings.name, receiptsThroughServerAPI: receiptsThroughServerAPI,
                                                                 lease: settings.lease)
