@@ -23,6 +23,7 @@ struct ReceiptQ: AsyncParsableCommand {
             FakeAppStoreCommand.self,
             ServerAPICommand.self,
             RolesCommand.self,
+            NotificationsCommand.self,
         ]
     )
 

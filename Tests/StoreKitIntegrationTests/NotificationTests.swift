@@ -249,4 +249,29 @@ struct NotificationTests {
             try await runner.stop()
         }
     }
+
+    @Test("receiptq notifications test: Apple's TEST notification is followed until it is stored and applied here")
+    func testCommandEndToEnd() async throws {
+        try await withPipeline(notificationsToAPI: true) { pipeline in
+            let notifications = try pipeline.startNotificationRunner()
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rq-notify-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let key = directory.appendingPathComponent("key.p8"), root = directory.appendingPathComponent("root.pem")
+            try pipeline.keyPEM.write(to: key, atomically: true, encoding: .utf8)
+            try pipeline.fake.serverAPI.rootCertificatePEM.write(to: root, atomically: true, encoding: .utf8)
+            let result = try await ChildProcess.run(arguments: [
+                "notifications", "test", "--database-url", try await pipeline.database.connectionString(as: .worker),
+                "--app-store-key-file", key.path, "--app-store-key-id", "KEY1", "--app-store-issuer-id", "issuer-1",
+                "--bundle-id", StoreKitPipeline.bundleId, "--signed-data-root", root.path,
+                "--server-api-production-url", pipeline.fake.serverAPIProductionURL, "--server-api-sandbox-url", pipeline.fake.serverAPISandboxURL,
+                "--wait", "30s",
+            ], timeout: .seconds(60))
+            #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+            #expect(result.stdout.contains("Apple's attempt: SUCCESS"), "\(result.stdout)")
+            #expect(result.stdout.contains(": applied"), "\(result.stdout)")
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.notifications WHERE notification_type = 'TEST' AND state = 'applied'") == 1)
+            try await notifications.stop()
+        }
+    }
 }

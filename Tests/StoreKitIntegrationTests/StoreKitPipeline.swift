@@ -35,9 +35,11 @@ final class StoreKitPipeline: Sendable {
     let roots: [Certificate]
     /// How `receiptq worker` logs in.
     let asWorker: PostgresConfiguration
+    /// The App Store Connect key the fake accepts (id KEY1, issuer issuer-1), as a `.p8` holds it.
+    let keyPEM: String
 
     private init(fake: FakeAppStoreServer, tokens: AppStoreConnectTokenProvider, database: ScratchDatabase, pool: PostgresPool,
-                 api: InProcessAPI, http: HTTPClient, roots: [Certificate], asWorker: PostgresConfiguration) {
+                 api: InProcessAPI, http: HTTPClient, roots: [Certificate], asWorker: PostgresConfiguration, keyPEM: String) {
         self.fake = fake
         self.tokens = tokens
         self.database = database
@@ -46,6 +48,7 @@ final class StoreKitPipeline: Sendable {
         self.http = http
         self.roots = roots
         self.asWorker = asWorker
+        self.keyPEM = keyPEM
     }
 
     static func start(outages: [FakeOutage] = [], serverAPI change: (inout FakeServerAPIConfiguration) -> Void = { _ in },
@@ -78,7 +81,7 @@ final class StoreKitPipeline: Sendable {
             key: AppStoreConnectKey(privateKey: key, keyId: "KEY1"), issuerId: "issuer-1", bundleId: bundleId))
         return StoreKitPipeline(fake: fake, tokens: tokens, database: database, pool: database.pool(size: 3), api: api,
                                 http: HTTPClient(configuration: HTTPClientConfiguration(defaultTimeout: .seconds(30))), roots: roots,
-                                asWorker: try await database.configuration(as: .worker))
+                                asWorker: try await database.configuration(as: .worker), keyPEM: key.pemRepresentation)
     }
 
     func stop() async {
