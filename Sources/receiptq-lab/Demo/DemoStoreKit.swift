@@ -4,7 +4,8 @@ import HTTPClient
 /// The demo's StoreKit 2 half: purchases made in the fake App Store (its admin API plays the
 /// device's StoreKit 2), then handed to `POST /v1/transactions` as an app's backend would —
 /// signed transactions with and without the order's `appAccountToken`, forged ones (422 at
-/// once), refunded ones (not paid), family-shared ones, non-consumables and subscriptions; and,
+/// once), refunded ones (not paid), ones refunded after delivery (Apple's REFUND notification
+/// revokes the grant), family-shared ones, non-consumables and subscriptions; and,
 /// when the workers have App Store Server API credentials, bare transaction ids of an app still
 /// on the original StoreKit.
 struct DemoStoreKit {
@@ -71,7 +72,23 @@ struct DemoStoreKit {
                 .replacingOccurrences(of: "=", with: "")
             jws = parts.joined(separator: ".")
         }
-        return try await api("/v1/transactions", ["signed_transaction": jws, "user_id": user]).status
+        let answer = try await api("/v1/transactions", ["signed_transaction": jws, "user_id": user])
+        if n % 10 == 7, let id = answer.json["id"] as? Int {
+            // Delivered, then the customer asks Apple for a refund: Apple's REFUND notification
+            // reaches the API and the grant is revoked (a grant.revoked event for the backend).
+            var final = false
+            for _ in 0..<12 where !final {
+                final = try await get("/v1/receipts/\(id)?wait=10").json["final"] as? Bool == true
+            }
+            if final { _ = try await admin("refund", ["transactionId": transactionId]) }
+        }
+        return answer.status
+    }
+
+    private func get(_ path: String) async throws -> Answer {
+        let response = try await http.send(.get, url: apiURL + path, headers: ["Authorization": "Bearer \(token)"])
+        return Answer(status: response.status,
+                      json: (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:])
     }
 
     struct Answer {

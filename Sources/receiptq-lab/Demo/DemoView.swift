@@ -79,6 +79,23 @@ struct DemoView {
         print("Grants: \(grants["grants"] ?? "0") (one per purchase: \(grants["purchases"] ?? "0") distinct), "
               + "\(grants["sandbox"] ?? "0") sandbox, \(grants["family"] ?? "0") family-shared, "
               + "\(grants["tokened"] ?? "0") carrying an appAccountToken, \(grants["unmatched"] ?? "0") without a matching order")
+        // Refunds asked for at the end of the run: give their notifications a moment to apply.
+        for _ in 0..<20 {
+            let open: Int = try await pool.query(
+                "SELECT count(*) AS n FROM receiptq.notifications WHERE state IN ('queued', 'applying')")[0].decode("n")
+            if open == 0 { break }
+            try await Task.sleep(for: .milliseconds(500))
+        }
+        let notifications = try await pool.query("""
+            SELECT notification_type, source, count(*) AS received, count(*) FILTER (WHERE state = 'applied') AS applied
+            FROM receiptq.notifications GROUP BY 1, 2 ORDER BY 1, 2
+            """)
+        if !notifications.isEmpty {
+            let revoked: Int = try await pool.query("SELECT count(*) AS n FROM receiptq.grants WHERE revoked_at IS NOT NULL")[0].decode("n")
+            print("Apple's notifications: " + notifications.map { row in
+                "\(row["notification_type"] ?? "?") ×\(row["received"] ?? "0") (\(row["applied"] ?? "0") applied\(row["source"] == "history" ? ", from history" : ""))"
+            }.joined(separator: ", ") + "; grants revoked by refunds: \(revoked)")
+        }
         if let fakeStatsURL, let url = URL(string: fakeStatsURL), let (data, _) = try? await URLSession.shared.data(from: url),
            let stats = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let requests = stats["requests"] as? Int {
             print("Apple (fake) answered \(requests) requests.")
