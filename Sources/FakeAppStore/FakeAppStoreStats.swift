@@ -18,10 +18,13 @@ public final class FakeAppStoreStats: Sendable {
         public var peakPending: Int = 0
         public var outcomes: [String: Int] = [:]
         public var validAnswersByTransactionID: [String: Int] = [:]
+        /// verifyReceipt requests arrived in each second since the fake started (index = second):
+        /// how benches see when requests resumed after an outage, and the idle gap before.
+        public var requestsPerSecond: [Int] = []
 
         enum CodingKeys: String, CodingKey {
             case requests, connectionsAccepted = "connections_accepted", pending, peakPending = "peak_pending", outcomes,
-                 validAnswersByTransactionID = "valid_answers_by_transaction_id"
+                 validAnswersByTransactionID = "valid_answers_by_transaction_id", requestsPerSecond = "requests_per_second"
         }
     }
 
@@ -33,9 +36,18 @@ public final class FakeAppStoreStats: Sendable {
         state.withLock { $0 }
     }
 
-    /// Counts a request as it arrives.
-    func countRequest() {
-        state.withLock { $0.requests += 1 }
+    /// Counts a request as it arrives, `elapsed` after the fake started.
+    func countRequest(at elapsed: Duration) {
+        let second = max(0, Int(elapsed.components.seconds))
+        state.withLock { stats in
+            stats.requests += 1
+            if second < 86_400 {
+                if stats.requestsPerSecond.count <= second {
+                    stats.requestsPerSecond.append(contentsOf: repeatElement(0, count: second + 1 - stats.requestsPerSecond.count))
+                }
+                stats.requestsPerSecond[second] += 1
+            }
+        }
     }
 
     /// A verifyReceipt answer is scheduled after its latency.

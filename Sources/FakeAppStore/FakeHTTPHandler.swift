@@ -83,7 +83,7 @@ final class FakeHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func verify(context: ChannelHandlerContext, head: HTTPRequestHead, endpoint: FakeEndpoint) {
-        core.stats.countRequest()
+        core.stats.countRequest(at: core.elapsed)
         // Apple answers a GET or an oversized body as a request it could not read (21000).
         let usable = head.method == .POST && !bodyTooLarge
         var random = SystemRandomNumberGenerator()

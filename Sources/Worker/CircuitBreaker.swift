@@ -1,33 +1,40 @@
-/// Stops a worker from hammering Apple while Apple is down (invariant 5). A pure state machine:
-/// the worker feeds it results and asks it how many new verifications it may start.
+/// Stops a worker from hammering Apple while Apple is down (invariant 5), and keeps it at full
+/// rate while Apple is merely degraded. A pure state machine: the worker feeds it results and
+/// asks it how many new verifications it may start.
 ///
-/// closed ──(`failureThreshold` Apple-side failures in a row, or at least that many and at least
-///          half of the last 2 × `failureThreshold` results)──▶ open
+/// closed ──(at least `failureThreshold` failures and at least half of what was sent in the last
+///          `sendWindow`; or, for failures that took `slowFailure` or longer, at least that many
+///          and half of the last 4 × `failureThreshold` answers)──▶ open
 /// open ──(`openDuration` passed)──▶ half-open: exactly one probe verification
-/// half-open ──probe answered──▶ closed;  ──probe failed──▶ open, duration doubled up to `maxOpenDuration`
+/// half-open ──probe answered──▶ closed, in slow start;  ──probe failed──▶ open, duration doubled
+///          up to `maxOpenDuration` (4 s: a fleet back from an outage hears of it within seconds)
+///
+/// Degraded is not down. Apple's failures often come back at once (a 503) while its successes
+/// take 3–6 s, so answers alone cannot tell the two apart: for the first seconds after a batch
+/// goes out, only its failures have come back. Earlier rules (failures in a row; successes of
+/// requests sent before the newest failure ignored as stale) opened the breaker every 7–8 s under
+/// 5% 503 + 5% 21005 + 5% 21199 + 1% hangs, cutting first attempts from ~110/s to ~25/s. So fast
+/// failures are measured against what was *sent*: in an outage nearly every request sent fails,
+/// in a degraded Apple a steady share does. Failures that are slow (timeouts, pages served after
+/// the usual latency) arrive no faster than successes, so for them the share of recent answers
+/// works, every success counting.
 ///
 /// While open, the worker claims nothing; so during an outage each worker sends at most one
-/// request per open period, whatever its concurrency. When an outage begins under a steady
-/// stream, requests sent before it keep answering for 3–6 s, and each such success would reset
-/// a count of failures in a row while new requests fail (the demo measured 1.7 Apple requests
-/// per receipt with the streak rule alone). So a success only counts when its request was sent
-/// after the newest failed request was sent — older news says nothing about Apple now — and the
-/// ratio rule catches what is left (the chaos suite measured 114 requests in a 4 s 503 storm
-/// from 3 workers before stale successes were ignored).
+/// request per open period, whatever its concurrency. Answers to requests sent before it opened
+/// neither close it nor fail a probe.
 ///
-/// Slow start: a new breaker, and one that just closed, lets only `failureThreshold` requests
-/// out until a request sent since then is answered. A worker (re)started during an outage would
-/// otherwise fire its whole backlog of overdue jobs at Apple before the first failure came back
-/// (the chaos suite measured 374 requests in a 12 s outage, most from one restarted worker); so
-/// would a worker whose probe, sent just before an outage began, came back fine after it began
-/// (199 requests in the 9 s after the breakers had opened).
+/// Slow start, exponential: a new breaker, and one that just closed, lets `failureThreshold`
+/// requests be outstanding, and each success of one of them lets `slowStartGrowth` more out
+/// (about ×4 per round trip: 20, 80, 320 …) until `slowStartCeiling`, then everything. A worker
+/// (re)started during an outage would otherwise fire its whole backlog at Apple before the first
+/// failure came back (the chaos suite measured 374 requests in a 12 s outage); a one-step slow
+/// start sent a just-recovered Apple the whole backlog one round trip after the probe.
+/// `recordFleetHealthy` skips it: a worker that starts while the fleet reports recent successes
+/// needs no round trip to learn that Apple is up.
 ///
-/// Fleet: a breaker only learns from its own worker's requests, so a worker that happened to
-/// claim nothing while the others found Apple down would fire a whole claim batch at Apple
-/// seconds into the outage (the chaos suite measured 290 requests in the fourth second of a
-/// 503 storm, all from one such worker). So a worker whose breaker opens tells the others
-/// (`OutageNotice`), and `recordFleetOutage` opens a closed breaker as if it had seen the run of
-/// failures itself; from there each worker probes on its own.
+/// Fleet: a breaker only learns from its own worker's requests, so a worker whose breaker opens
+/// tells the others (`OutageNotice`), and `recordFleetOutage` opens a closed breaker as if it had
+/// seen the run of failures itself; from there each worker probes on its own.
 ///
 /// Generic over the clock's `Instant`, which the caller passes to every event: production runs on
 /// `ContinuousClock`, tests on a manual clock, and nothing here reads a clock of its own.
@@ -58,35 +65,52 @@ public struct CircuitBreaker<Instant: InstantProtocol & Sendable>: Sendable, Equ
 
     public let configuration: Configuration
     public private(set) var state: State = .closed(consecutiveFailures: 0)
-    /// The last results while closed (true = failure), oldest first, at most 2 × threshold.
+    /// The last answers while closed (true = a slow failure), oldest first, at most 4 × threshold.
+    /// Fast failures are judged against sends instead (`sends`).
     private var recent: [Bool] = []
+    /// Requests sent and failed, by when they were sent, over the last `sendWindow`.
+    private var sends = SendWindow()
     /// When it last opened: answers to requests sent before then say nothing about Apple now.
     private var openedAt: Instant?
-    /// When the newest failed request was sent: successes of requests sent before it are stale.
+    /// When the newest failed request was sent (the canary policy reads it).
     public private(set) var newestFailureSentAt: Instant?
-    /// Apple has answered a request sent since slow start began: slow start is over.
-    private var answered = false
-    /// When slow start began (nil: when the breaker was made).
-    private var slowStartSince: Instant?
-    /// Requests let out during slow start and not given back by `notSent`.
-    private var admittedBeforeAnswer = 0
+    /// nil: full rate. Otherwise how many requests may be outstanding, and how many are.
+    private var slowStart: SlowStart? = SlowStart(since: nil, window: 0, outstanding: 0)
     /// When the probe in flight was let out.
     private var probeSentAt: Instant?
 
+    struct SlowStart: Sendable, Equatable {
+        /// Requests sent before this were not admitted by this slow start (nil: all were).
+        var since: Instant?
+        /// Beyond `failureThreshold`: grown by each success.
+        var window: Int
+        var outstanding: Int
+
+        func admits(_ sentAt: Instant?) -> Bool {
+            guard let since, let sentAt else { return true }
+            return sentAt >= since
+        }
+    }
+
     public init(configuration: Configuration = .init()) { self.configuration = configuration }
 
-    /// How many verifications may start now, given `wanted`: all of them when closed (at most
-    /// `failureThreshold` in all before Apple's first answer), one probe when half-open, none
-    /// when open.
+    /// In slow start: how many requests may be outstanding now (nil at full rate).
+    public var slowStartWindow: Int? { slowStart.map { configuration.failureThreshold + $0.window } }
+
+    /// How many verifications may start now, given `wanted`: all of them when closed (in slow
+    /// start, up to its window outstanding), one probe when half-open, none when open.
     public mutating func admit(_ wanted: Int, now: Instant) -> Int {
         if case .open(let until, let duration) = state, now >= until {
             state = .halfOpen(probeInFlight: false, lastDuration: duration)
         }
         switch state {
-        case .closed where answered: return wanted
         case .closed:
-            let admitted = min(wanted, max(0, configuration.failureThreshold - admittedBeforeAnswer))
-            admittedBeforeAnswer += admitted
+            var admitted = wanted
+            if var slow = slowStart {
+                admitted = min(wanted, max(0, configuration.failureThreshold + slow.window - slow.outstanding))
+                slow.outstanding += admitted
+                slowStart = slow
+            }
             return admitted
         case .open: return 0
         case .halfOpen(let probeInFlight, let duration):
@@ -103,30 +127,50 @@ public struct CircuitBreaker<Instant: InstantProtocol & Sendable>: Sendable, Equ
     public mutating func notSent(_ count: Int) {
         guard count > 0 else { return }
         if case .halfOpen(true, let duration) = state { state = .halfOpen(probeInFlight: false, lastDuration: duration) }
-        if !answered { admittedBeforeAnswer = max(0, admittedBeforeAnswer - count) }
+        if var slow = slowStart {
+            slow.outstanding = max(0, slow.outstanding - count)
+            slowStart = slow
+        }
+    }
+
+    /// `count` requests are going to Apple now: what fast failures are measured against. (Told at
+    /// sending, not admission: a claim's canaries go first and the rest may never be sent.)
+    public mutating func sent(_ count: Int, now: Instant) {
+        guard isClosed else { return }
+        sends.sent(count, at: now, window: configuration.sendWindow)
     }
 
     /// Apple answered (any JSON answer, valid or not) a request sent at `sentAt` (nil: just now).
-    /// A request sent before the breaker opened is stale: during an outage, requests sent
-    /// before it keep answering for seconds, and letting them close the breaker sent the workers
-    /// straight back into the outage (1,794 wasted calls in a 3,000-receipt demo).
+    /// A request sent before the breaker opened is stale while it is open or probing: during an
+    /// outage, requests sent before it keep answering for seconds, and letting them close the
+    /// breaker sent the workers straight back into the outage (1,794 wasted calls in a
+    /// 3,000-receipt demo).
     public mutating func recordSuccess(now: Instant, sentAt: Instant? = nil) {
         if let openedAt, let sentAt, sentAt < openedAt, !isClosed { return }
-        if isClosed, let newestFailureSentAt, let sentAt, sentAt < newestFailureSentAt {
-            answeredWithoutEndingSlowStart()
-            return
-        }
         if case .closed = state {
             remember(false)
-            if !answered, slowStartSince.map({ since in sentAt.map { $0 > since } ?? true }) ?? true { answered = true }
+            if var slow = slowStart, slow.admits(sentAt) {
+                slow.outstanding = max(0, slow.outstanding - 1)
+                slow.window += configuration.slowStartGrowth
+                slowStart = configuration.failureThreshold + slow.window >= configuration.slowStartCeiling ? nil : slow
+            }
         } else {
             // The probe came back: closed, in slow start again.
             recent.removeAll()
-            answered = false
-            admittedBeforeAnswer = 0
-            slowStartSince = sentAt ?? now
+            sends = SendWindow()
+            slowStart = SlowStart(since: sentAt ?? now, window: 0, outstanding: 0)
         }
         state = .closed(consecutiveFailures: 0)
+    }
+
+    /// Other workers report recent successes from Apple: this one needs no round trip to learn
+    /// that Apple is up, so a closed breaker leaves slow start at once.
+    /// - Returns: whether it was in slow start.
+    @discardableResult
+    public mutating func recordFleetHealthy() -> Bool {
+        guard isClosed, slowStart != nil else { return false }
+        slowStart = nil
+        return true
     }
 
     /// Closed: claims are admitted (in slow start, a threshold of them).
@@ -143,11 +187,16 @@ public struct CircuitBreaker<Instant: InstantProtocol & Sendable>: Sendable, Equ
         if newestFailureSentAt.map({ sent > $0 }) ?? true { newestFailureSentAt = sent }
         switch state {
         case .closed(let failures):
-            remember(true)
-            answeredWithoutEndingSlowStart()
-            let failed = recent.filter { $0 }.count
-            if failures + 1 >= configuration.failureThreshold
-                || (failed >= configuration.failureThreshold && failed * 2 >= recent.count) {
+            if now - sent >= configuration.slowFailure { remember(true) }
+            sends.failed(sentAt: sent, now: now, window: configuration.sendWindow)
+            if var slow = slowStart, slow.admits(sentAt) {
+                slow.outstanding = max(0, slow.outstanding - 1)
+                slowStart = slow
+            }
+            let slowFailures = recent.filter { $0 }.count
+            let (sent, failedOfSent) = sends.totals(now: now, window: configuration.sendWindow)
+            if (failedOfSent >= configuration.failureThreshold && failedOfSent * 2 >= sent)
+                || (slowFailures >= configuration.failureThreshold && slowFailures * 2 >= recent.count) {
                 open(now: now, for: configuration.openDuration)
             } else {
                 state = .closed(consecutiveFailures: failures + 1)
@@ -170,23 +219,65 @@ public struct CircuitBreaker<Instant: InstantProtocol & Sendable>: Sendable, Equ
         return true
     }
 
-    /// A request let out in slow start came back without proving Apple well (a failure, or a
-    /// success older than a newer failure): its room is given back. Without this, a slow start
-    /// whose answers were all of that kind — fewer failures than the threshold, the rest stale —
-    /// admitted nothing ever again (a transaction runner sat on 60 queued jobs after an outage).
-    private mutating func answeredWithoutEndingSlowStart() {
-        if !answered { admittedBeforeAnswer = max(0, admittedBeforeAnswer - 1) }
-    }
-
     private mutating func open(now: Instant, for duration: Duration) {
         recent.removeAll()
+        sends = SendWindow()
         openedAt = now
         state = .open(until: now + duration, duration: duration)
     }
 
     private mutating func remember(_ failure: Bool) {
         recent.append(failure)
-        if recent.count > 2 * configuration.failureThreshold { recent.removeFirst() }
+        if recent.count > 4 * configuration.failureThreshold { recent.removeFirst() }
+    }
+
+    /// Requests sent and failed per 100 ms of sending, over the last `sendWindow` (a few dozen
+    /// counters at most).
+    struct SendWindow: Sendable, Equatable {
+        static var slot: Duration { .milliseconds(100) }
+        private var epoch: Instant?
+        private var slots: [(index: Int, sent: Int, failed: Int)] = []
+
+        static func == (left: SendWindow, right: SendWindow) -> Bool {
+            left.epoch == right.epoch && left.slots.elementsEqual(right.slots) { $0.index == $1.index && $0.sent == $1.sent && $0.failed == $1.failed }
+        }
+
+        private mutating func index(_ instant: Instant) -> Int {
+            if epoch == nil { epoch = instant }
+            return Int(((epoch ?? instant).duration(to: instant) / Self.slot).rounded(.down))
+        }
+
+        private mutating func add(at slot: Int, sent: Int = 0, failed: Int = 0, newest: Int, window: Duration) {
+            let oldest = newest - Int((window / Self.slot).rounded(.up))
+            slots.removeAll { $0.index < oldest }
+            guard slot >= oldest else { return }
+            if let position = slots.firstIndex(where: { $0.index == slot }) {
+                slots[position].sent += sent
+                slots[position].failed += failed
+            } else {
+                slots.append((slot, sent, failed))
+            }
+        }
+
+        mutating func sent(_ count: Int, at now: Instant, window: Duration) {
+            guard count > 0 else { return }
+            let slot = index(now)
+            add(at: slot, sent: count, newest: slot, window: window)
+        }
+
+        mutating func failed(sentAt: Instant, now: Instant, window: Duration) {
+            add(at: index(sentAt), failed: 1, newest: index(now), window: window)
+        }
+
+        /// Sent and failed (of those sent) within the window ending now.
+        mutating func totals(now: Instant, window: Duration) -> (sent: Int, failed: Int) {
+            let oldest = index(now) - Int((window / Self.slot).rounded(.up))
+            return slots.reduce(into: (0, 0)) { total, slot in
+                guard slot.index >= oldest else { return }
+                total.0 += slot.sent
+                total.1 += slot.failed
+            }
+        }
     }
 
     public var phase: Phase {
@@ -200,14 +291,29 @@ public struct CircuitBreaker<Instant: InstantProtocol & Sendable>: Sendable, Equ
 
 /// The breaker's thresholds and periods (shared by every instant type).
 public struct CircuitBreakerConfiguration: Sendable, Equatable {
-    /// Consecutive Apple-side failures that open the breaker. Default 20.
+    /// Consecutive Apple-side failures that open the breaker; also the first slow-start window.
+    /// Default 20.
     public var failureThreshold = 20
     /// First open period. Default 2 s.
     public var openDuration: Duration = .seconds(2)
-    /// Longest open period. Default 30 s.
-    public var maxOpenDuration: Duration = .seconds(30)
+    /// Longest open period: failed probes double the period up to this. Default 4 s, so a
+    /// worker hears of Apple's return within seconds (30 s left the demo's fleet idle for 17 s
+    /// after a 15 s outage ended), at one request per 4 s per worker while Apple is down.
+    public var maxOpenDuration: Duration = .seconds(4)
+    /// Fast failures open the breaker when at least half of what was sent this long ago or
+    /// since has failed. Default 1 s: short enough that a fast-failing outage opens it within
+    /// about a second, long enough to hold a steady stream's sends.
+    public var sendWindow: Duration = .seconds(1)
+    /// A failure answered after this long is judged as successes are, by its share of recent
+    /// answers (timeouts, outage pages served at Apple's usual latency). Default 1 s.
+    public var slowFailure: Duration = .seconds(1)
     /// A probe unanswered this long is given up and another may go: a lost answer must not
     /// keep the worker from claiming forever. Default 60 s (more than two Apple timeouts).
     public var probeTimeout: Duration = .seconds(60)
+    /// Slow start: each success lets this many more requests out (about ×4 per round trip at 3).
+    public var slowStartGrowth = 3
+    /// Slow start ends once this many requests may be outstanding. Default 320 (two round trips
+    /// from the first 20).
+    public var slowStartCeiling = 320
     public init() {}
 }

@@ -73,6 +73,7 @@ public final class ReceiptWorker: Service, Sendable {
                         }
                     }
                 }
+                await self.skipSlowStartIfTheFleetIsAnswered()
                 await self.claimAndVerify()
                 listener.stop()
                 self.writer.finish()
@@ -83,6 +84,17 @@ public final class ReceiptWorker: Service, Sendable {
             self.wake.signal()
         }
         logger.notice("worker stopped", metadata: ["worker": "\(configuration.name)"])
+    }
+
+    /// A worker started into a fleet that heard from Apple in the last few seconds needs no
+    /// slow-start round trip to learn that Apple is up (a cold fleet, or one in an outage, keeps it).
+    private func skipSlowStartIfTheFleetIsAnswered() async {
+        let answered = (try? await queue.pool.withConnection {
+            try FleetAnsweredRecently.run(within: .seconds(10), environment: "Production", on: $0)
+        }) ?? false
+        if answered, gate.withLock({ $0.fleetAnswered(.production) }) {
+            logger.info("the fleet heard from Apple in the last 10 s: starting at full rate")
+        }
     }
 
     private func claimAndVerify() async {
@@ -125,7 +137,8 @@ public final class ReceiptWorker: Service, Sendable {
         }
         var rest = leases[...]
         while !rest.isEmpty {
-            gate.withLock { $0.sendingChunk(now: .now) }
+            let count = min(chunk, rest.count)
+            gate.withLock { $0.sendingChunk(count, now: .now) }
             for lease in rest.prefix(chunk) { verifications.addTask { await self.verify(lease) } }
             rest = rest.dropFirst(chunk)
             guard !rest.isEmpty else { return }

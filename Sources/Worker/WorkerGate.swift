@@ -143,14 +143,22 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
         return .chunks(of: canary.chunk, firstPause: pause, pace: configuration.sendPace)
     }
 
+    /// Other workers heard from Apple recently (`FleetAnsweredRecently`): skip slow start.
+    /// - Returns: whether slow start was skipped.
+    @discardableResult
+    public mutating func fleetAnswered(_ environment: VerifyReceiptEnvironment) -> Bool {
+        breakers[environment]?.recordFleetHealthy() ?? false
+    }
+
     /// The claim failed: nothing was leased.
     public mutating func claimFailed(wanted: Int) {
         breakers[.production]?.notSent(wanted)
     }
 
-    /// A chunk of a batch is going out now.
-    public mutating func sendingChunk(now: Instant) {
+    /// A chunk of `count` requests of a batch is going out now.
+    public mutating func sendingChunk(_ count: Int, now: Instant) {
         canary.sent(at: now)
+        breakers[.production]?.sent(count, now: now)
     }
 
     /// Whether the next chunk of a batch may go: the production breaker is still closed, no

@@ -30,6 +30,7 @@ struct Bench: AsyncParsableCommand {
         subcommands: [
             BenchQueue.self,
             BenchE2E.self,
+            BenchOutage.self,
             BenchAPI.self,
             BenchHTTP.self,
             BenchWebhooks.self,

@@ -110,7 +110,9 @@ struct FleetOutageTests {
         let e2e = try await EndToEnd.make(fake: FakeAppStoreConfiguration(
             latency: FakeDurationRange(lower: .milliseconds(20), upper: .milliseconds(50))))
         var configuration = e2e.workerConfiguration(name: "worker-b")
-        configuration.breaker.openDuration = .seconds(3)
+        // Long enough that a loaded CI machine cannot reach the probe before the check below.
+        configuration.breaker.openDuration = .seconds(8)
+        configuration.breaker.maxOpenDuration = .seconds(8)
         let logs = CapturedLogs()
         let worker = e2e.startWorker(configuration, logs: logs)
         // Until the worker has heard it: notices sent before it LISTENs are lost by design. Sent

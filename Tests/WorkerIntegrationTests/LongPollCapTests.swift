@@ -54,7 +54,8 @@ extension EndToEndRuns {
             // were let in; every other request was capped and answered at once.
             let rounds = Int((elapsed / .seconds(30)).rounded(.up))
             #expect(capped >= Double(total - 100 * max(1, rounds)), "\(capped) capped in \(elapsed)")
-            #expect(sockets.latencies.filter { $0 >= .seconds(29) }.count == total - Int(capped) - Int(waiting),
+            // (At least: on a machine loaded enough, a capped answer itself can take that long.)
+            #expect(sockets.latencies.filter { $0 >= .seconds(29) }.count >= total - Int(capped) - Int(waiting),
                     "every request let in and answered waited its 30 s out")
             let open = try #require(Self.value(metrics, "receiptq_process_open_fds"))
             let limit = try #require(Self.value(metrics, "receiptq_process_max_fds"))

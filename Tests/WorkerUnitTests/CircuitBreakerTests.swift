@@ -11,19 +11,32 @@ struct CircuitBreakerTests {
         configuration.failureThreshold = 3
         configuration.openDuration = .seconds(2)
         configuration.maxOpenDuration = .seconds(8)
+        configuration.slowStartCeiling = 6   // one success ends slow start (its own tests set more)
         return configuration
     }
 
-    @Test func closedBreakerAdmitsEverythingAndOpensAfterARunOfFailures() {
-        var breaker = Breaker(configuration: configuration)
+    @Test func closedBreakerAdmitsEverythingAndOpensWhenMostOfWhatItSentFails() {
+        var breaker = Breaker(configuration: configuration)   // threshold 3
         let t0 = ContinuousClock.now
         breaker.recordSuccess(now: t0)   // Apple has answered: slow start is over
         #expect(breaker.admit(500, now: t0) == 500)
-        breaker.recordFailure(now: t0)
-        breaker.recordFailure(now: t0)
+        breaker.sent(4, now: t0)
+        breaker.recordFailure(now: t0, sentAt: t0)
+        breaker.recordFailure(now: t0, sentAt: t0)
         #expect(breaker.admit(500, now: t0) == 500)
-        breaker.recordFailure(now: t0)
+        breaker.recordFailure(now: t0, sentAt: t0)   // three of the four sent failed
         #expect(breaker.admit(500, now: t0) == 0)
+        #expect(breaker.phase == .open)
+    }
+
+    @Test func aFewFastFailuresAmongManyRequestsSentAreNotAnOutage() {
+        var breaker = Breaker(configuration: configuration)   // threshold 3
+        let t0 = ContinuousClock.now
+        breaker.recordSuccess(now: t0)
+        breaker.sent(500, now: t0)
+        for _ in 0..<100 { breaker.recordFailure(now: t0 + .milliseconds(5), sentAt: t0) }   // 20%, back at once
+        #expect(breaker.phase == .closed)
+        for _ in 0..<200 { breaker.recordFailure(now: t0 + .milliseconds(10), sentAt: t0) }  // 60%: down
         #expect(breaker.phase == .open)
     }
 
@@ -57,16 +70,15 @@ struct CircuitBreakerTests {
         #expect(breaker.admit(500, now: t0) == 2)
     }
 
-    @Test func slowStartGetsBackRoomForAnswersThatNeitherOpenNorCloseIt() {
+    @Test func slowStartGetsBackRoomForFailuresThatDoNotOpenIt() {
         var breaker = Breaker(configuration: configuration)   // threshold 3
         let t0 = ContinuousClock.now
         #expect(breaker.admit(500, now: t0) == 3)
-        // Two fail (fewer than the threshold), the third succeeds but was sent before them (stale).
+        // Two fail (fewer than the threshold): they are no longer outstanding.
         breaker.recordFailure(now: t0 + .milliseconds(30), sentAt: t0 + .milliseconds(20))
         breaker.recordFailure(now: t0 + .milliseconds(30), sentAt: t0 + .milliseconds(20))
-        breaker.recordSuccess(now: t0 + .milliseconds(40), sentAt: t0 + .milliseconds(10))
         #expect(breaker.phase == .closed)
-        #expect(breaker.admit(500, now: t0 + .milliseconds(50)) == 3, "nothing is in flight: slow start must let requests out again")
+        #expect(breaker.admit(500, now: t0 + .milliseconds(50)) == 2, "one is still outstanding: slow start must let two out again")
     }
 
     @Test func shortFailureStreaksAmongSuccessesKeepItClosed() {
@@ -152,18 +164,34 @@ struct CircuitBreakerTests {
         #expect(results <= 6)   // open once half of the recent window failed
     }
 
-    @Test func successesOfRequestsSentBeforeANewerFailureDoNotResetTheStreak() {
-        var breaker = Breaker(configuration: configuration)   // threshold 3
+    @Test func failuresInterleavedWithSuccessesAreDegradedNotDown() {
+        var breaker = Breaker(configuration: configuration)   // threshold 3, window 12
         let t0 = ContinuousClock.now
-        // An outage begins at t0 + 10 s: requests sent from then on fail at once, while requests
-        // sent 3–6 s earlier are still answering, successfully, in between.
-        for n in 0..<3 {
+        // Three requests go out every 100 ms; one fails at once, while successes of requests sent
+        // seconds ago keep arriving. At a steady share of one in three, Apple is degraded, not
+        // down. (An earlier rule ignored such successes as stale and opened.)
+        for n in 0..<30 {
             let now = t0 + .seconds(10) + .milliseconds(100 * n)
+            breaker.sent(breaker.admit(3, now: now), now: now)
             breaker.recordFailure(now: now, sentAt: now)
-            breaker.recordSuccess(now: t0, sentAt: now - .seconds(4))
-            breaker.recordSuccess(now: t0, sentAt: now - .seconds(3))
+            breaker.recordSuccess(now: now, sentAt: now - .seconds(4))
+            breaker.recordSuccess(now: now, sentAt: now - .seconds(3))
         }
-        #expect(breaker.admit(10, now: t0 + .seconds(11)) == 0)
+        #expect(breaker.admit(10, now: t0 + .seconds(14)) == 10)
+    }
+
+    @Test func slowFailuresOpenItWhenTheyOutnumberRecentSuccesses() {
+        var breaker = Breaker(configuration: configuration)   // threshold 3, window 12
+        let t0 = ContinuousClock.now
+        breaker.recordSuccess(now: t0)
+        // An outage whose failures take Apple's usual latency (a page served after 4 s, timeouts):
+        // old successes still arrive, then stop.
+        for n in 0..<6 {
+            let now = t0 + .seconds(10) + .milliseconds(100 * n)
+            breaker.recordFailure(now: now, sentAt: now - .seconds(4))
+            if n < 2 { breaker.recordSuccess(now: now, sentAt: now - .seconds(4)) }
+        }
+        #expect(breaker.phase == .open)
     }
 
     @Test func aSuccessSentAfterTheNewestFailureStillResetsTheStreak() {
@@ -248,4 +276,102 @@ struct CircuitBreakerTests {
         breaker.notSent(1)
         #expect(breaker.admit(10, now: t0 + .seconds(3)) == 1)
     }
+
+    @Test func slowStartGrowsAboutFourfoldPerRoundTripUpToItsCeiling() {
+        var configuration = self.configuration
+        configuration.failureThreshold = 20
+        configuration.slowStartCeiling = 320
+        var breaker = Breaker(configuration: configuration)
+        let t0 = ContinuousClock.now
+        var windows: [Int] = []
+        for trip in 0..<4 {   // each round trip, everything outstanding comes back fine
+            let now = t0 + .seconds(5 * trip)
+            let admitted = breaker.admit(5_000, now: now)
+            windows.append(admitted)
+            for _ in 0..<admitted { breaker.recordSuccess(now: now + .seconds(4), sentAt: now) }
+        }
+        #expect(windows == [20, 80, 5_000, 5_000], "full rate from the third round trip")
+        #expect(breaker.slowStartWindow == nil)
+    }
+
+    @Test func aHealthyFleetSkipsSlowStartAndAColdOneKeepsIt() {
+        var cold = Breaker(configuration: configuration)
+        #expect(cold.admit(500, now: ContinuousClock.now) == 3)
+        var warm = Breaker(configuration: configuration)
+        let skipped = warm.recordFleetHealthy()
+        #expect(skipped)
+        #expect(warm.admit(500, now: ContinuousClock.now) == 500)
+        let again = warm.recordFleetHealthy()
+        #expect(!again, "already at full rate")
+    }
+
+    /// A worker at 500 in flight against a simulated Apple: successes answer in 3–6 s, failures
+    /// (503s) at once. `failureShare` of requests fail; from `outageAt` on, all do.
+    struct Simulation {
+        var opened: [Duration] = []
+        var firstAttempts = 0
+        var sentInOutageBeforeOpen = 0
+
+        init(failureShare: Double, outageAt: Duration? = nil, seconds: Int = 60) {
+            var configuration = CircuitBreakerConfiguration()   // production defaults
+            configuration.slowStartCeiling = 20                 // already warm
+            var breaker = Breaker(configuration: configuration)
+            var random = SplitMix(seed: 42)
+            let t0 = ContinuousClock.now
+            var inFlight: [(answerAt: ContinuousClock.Instant, sentAt: ContinuousClock.Instant, fails: Bool)] = []
+            var now = t0
+            var wasOpen = false
+            while now < t0 + .seconds(seconds) {
+                let inOutage = outageAt.map { now >= t0 + $0 } ?? false
+                let due = inFlight.filter { $0.answerAt <= now }
+                inFlight.removeAll { $0.answerAt <= now }
+                for answer in due {
+                    if answer.fails { breaker.recordFailure(now: now, sentAt: answer.sentAt) } else { breaker.recordSuccess(now: now, sentAt: answer.sentAt) }
+                }
+                let admitted = breaker.admit(max(0, 500 - inFlight.count), now: now)
+                breaker.sent(admitted, now: now)
+                for _ in 0..<admitted {
+                    let fails = inOutage || random.unit() < failureShare
+                    let latency: Duration = fails ? .milliseconds(5) : .milliseconds(3_000 + Int(random.unit() * 3_000))
+                    inFlight.append((now + latency, now, fails))
+                    firstAttempts += 1
+                    if inOutage && !wasOpen && opened.isEmpty { sentInOutageBeforeOpen += 1 }
+                }
+                let isOpen = breaker.phase != .closed
+                if isOpen && !wasOpen { opened.append(now - t0) }
+                wasOpen = isOpen
+                now += .milliseconds(10)
+            }
+        }
+    }
+
+    @Test("degraded Apple (16% fast failures at 500 in flight) never opens it; an outage opens it within a second")
+    func degradedIsNotDown() {
+        let healthy = Simulation(failureShare: 0)
+        let degraded = Simulation(failureShare: 0.16)
+        #expect(degraded.opened.isEmpty, "opened at \(degraded.opened)")
+        // Failures free their slots at once, so a degraded worker sends more, never less.
+        #expect(Double(degraded.firstAttempts) >= 0.9 * Double(healthy.firstAttempts))
+        let twenty = Simulation(failureShare: 0.2)
+        #expect(twenty.opened.isEmpty, "opened at \(twenty.opened)")
+
+        let outage = Simulation(failureShare: 0.05, outageAt: .seconds(20), seconds: 30)
+        let first = outage.opened.first
+        #expect(first.map { $0 >= .seconds(20) && $0 < .seconds(21) } == true, "opened at \(outage.opened)")
+        #expect(outage.sentInOutageBeforeOpen <= 200, "\(outage.sentInOutageBeforeOpen) requests sent into the outage before it opened")
+    }
+}
+
+/// A tiny seeded generator: the simulations are the same on every run.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }

@@ -11,9 +11,13 @@ struct WorkerGateTests {
     typealias Gate = WorkerGate<ManualClock.Instant>
     let clock = ManualClock()
 
+    /// The production breaker, but with a one-round-trip slow start: these tests are about the
+    /// gate (the breaker's own tests cover the exponential one).
     func gate(name: String = "w1", concurrency: Int = 2000, canaryWindow: Duration = .milliseconds(500)) -> Gate {
-        Gate(configuration: .init(name: name, concurrency: concurrency, maxClaimBatch: 500, configurationErrorPause: .seconds(60),
-                                  breaker: CircuitBreakerConfiguration(), canaryWindow: canaryWindow, sendPace: .milliseconds(5)))
+        var breaker = CircuitBreakerConfiguration()
+        breaker.slowStartCeiling = 21
+        return Gate(configuration: .init(name: name, concurrency: concurrency, maxClaimBatch: 500, configurationErrorPause: .seconds(60),
+                                         breaker: breaker, canaryWindow: canaryWindow, sendPace: .milliseconds(5)))
     }
 
     /// Apple answered with JSON (a definite answer, good or bad: not Apple trouble).
@@ -42,6 +46,15 @@ struct WorkerGateTests {
         #expect(gate.slotsToClaim(now: clock.now) == 0)
         _ = gate.finished(Self.answered, sentAt: clock.now, now: clock.now + .seconds(4))
         #expect(gate.slotsToClaim(now: clock.now) == 500)
+    }
+
+    @Test func aWorkerStartedIntoAFleetThatHeardFromAppleStartsAtFullRate() {
+        var gate = gate()
+        let skipped = gate.fleetAnswered(.production)
+        #expect(skipped)
+        #expect(gate.slotsToClaim(now: clock.now) == 500)
+        var cold = self.gate()
+        #expect(cold.slotsToClaim(now: clock.now) == 20, "a cold fleet keeps slow start")
     }
 
     @Test func aRunOfFailuresOpensTheBreakerAndTellsTheFleetOnceNotForEachFailedProbe() {
@@ -99,7 +112,7 @@ struct WorkerGateTests {
             Issue.record("expected chunks of 20"); return
         }
         #expect(pause == .milliseconds(500))
-        gate.sendingChunk(now: clock.now)
+        gate.sendingChunk(20, now: clock.now)
         let sent = clock.now
         clock.advance(by: .milliseconds(30))   // Apple is down: the canaries fail fast
         var actions: [Gate.Action] = []
@@ -111,7 +124,7 @@ struct WorkerGateTests {
 
     @Test func aBusyWorkerOnlyPaysThePaceBetweenChunks() {
         var gate = warmedUp()
-        gate.sendingChunk(now: clock.now)             // sent a moment ago, not failed since
+        gate.sendingChunk(20, now: clock.now)             // sent a moment ago, not failed since
         clock.advance(by: .milliseconds(700))
         let wanted = gate.slotsToClaim(now: clock.now)
         #expect(gate.claimed(200, of: wanted, now: clock.now) == .chunks(of: 20, firstPause: .milliseconds(5), pace: .milliseconds(5)))
@@ -215,8 +228,9 @@ struct WorkerGateTests {
                 for _ in 0..<admitted { _ = fleet[index].finished(Self.refused, sentAt: clock.now, now: clock.now) }
             }
         }
-        // Probes at 2, 4, 8, 16 s after each breaker opened (then 30 s apart): 4 per worker.
-        #expect(requests <= 3 * 4, "\(requests) requests in 30 s of outage")
+        // Probes 2 s after each breaker opened, then every 4 s: at most 8 per worker in 30 s —
+        // cheap, and the fleet hears of Apple's return within 4 s.
+        #expect(requests <= 3 * 8, "\(requests) requests in 30 s of outage")
         #expect(fleet.allSatisfy { $0.phase(.production) != .closed })
     }
 

@@ -167,6 +167,7 @@ public final class TransactionJobRunner: Service, Sendable {
                 state.withLock { state in
                     state.inFlight += leases.count
                     state.breaker.notSent(wanted - leases.count)
+                    state.breaker.sent(leases.count, now: ContinuousClock.now)
                 }
                 for lease in leases { lookups.addTask { await self.lookUp(lease) } }
                 if leases.count < wanted && kind == kinds.last { await serverWake.wait(timeout: configuration.pollInterval) }

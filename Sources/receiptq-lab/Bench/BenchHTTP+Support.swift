@@ -70,7 +70,8 @@ final class BenchFake {
         self.server = server
     }
 
-    static func start(url: String?, latency: String, inProcess: Bool) async throws -> BenchFake {
+    /// `arguments`: more `receiptq fake-appstore` flags for a child fake (outages, faults).
+    static func start(url: String?, latency: String, inProcess: Bool, arguments: [String] = []) async throws -> BenchFake {
         if let url { return BenchFake(productionURL: url, location: "external", child: nil, server: nil) }
         if inProcess {
             let range = FakeDurationRange(parsing: latency) ?? FakeDurationRange(lower: .seconds(3), upper: .seconds(6))
@@ -79,7 +80,7 @@ final class BenchFake {
         }
         let output = Pipe()
         let process = try SpawnedProcess(executable: ReceiptQBinary.url.path,
-                                         arguments: ["fake-appstore", "--port", "0", "--latency", latency],
+                                         arguments: ["fake-appstore", "--port", "0", "--latency", latency] + arguments,
                                          stdout: .descriptor(output.fileHandleForWriting.fileDescriptor))
         try output.fileHandleForWriting.close()   // the child holds the write end: EOF when it exits
         // The child prints `production: URL` first; read until that line arrives.
@@ -98,12 +99,17 @@ final class BenchFake {
 
     /// Requests the fake answered so far (its `GET /stats`).
     func requestCount() async throws -> Int {
-        if let server { return server.stats.snapshot().requests }
+        try await stats().requests
+    }
+
+    /// The fake's `GET /stats`.
+    func stats() async throws -> FakeAppStoreStats.Snapshot {
+        if let server { return server.stats.snapshot() }
         guard let url = URL(string: productionURL.replacingOccurrences(of: "/production/verifyReceipt", with: "/stats")) else {
             throw BenchError("no stats URL for \(productionURL)")
         }
         let (data, _) = try await URLSession.shared.data(from: url)
-        return try JSONDecoder().decode(FakeAppStoreStats.Snapshot.self, from: data).requests
+        return try JSONDecoder().decode(FakeAppStoreStats.Snapshot.self, from: data)
     }
 
     func stop() async {

@@ -1,0 +1,179 @@
+import ArgumentParser
+import CommandSupport
+import FakeAppStore
+import Foundation
+import Postgres
+import PostgresTesting
+import ReceiptQueue
+import ReceiptQueueTesting
+
+/// `receiptq-lab bench outage`: a steady stream of receipts against the fake App Store (a child
+/// process, 3–6 s per answer) while Apple goes down for `--outage` in each `--mode` and comes
+/// back — or, with `--outage 0s` and `--faults`, merely degraded. Real `receiptq worker`
+/// processes. Prints, per mode: how long after Apple's return the first request reached it (the
+/// idle gap), how long the backlog took to drain, Apple requests per receipt, time to verdict
+/// p50/p99/max, breaker openings (from the workers' logs), and outcomes.
+struct BenchOutage: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "outage",
+        abstract: "A steady stream while Apple is down (each mode) or degraded: idle gap, drain time, requests per receipt.")
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var migrations: MigrationsOptions
+
+    @Option(help: "Receipts submitted per second, steadily.") var rate = 500
+    @Option(help: "How long Apple is down (0s: no outage, only --faults).") var outage: Duration = .seconds(60)
+    @Option(help: "Outage modes to run, one run each: refused, 503, html200.") var mode: [String] = ["refused", "503", "html200"]
+    @Option(help: "Steady stream before the outage begins.") var before: Duration = .seconds(10)
+    @Option(help: "Stream after Apple returns (then the queue drains).") var after: Duration = .seconds(20)
+    @Option(help: "Random faults for the whole run, e.g. 503=0.05,21005=0.05,21199=0.05,hang=0.01.") var faults = ""
+    @Option(help: "Worker processes.") var workers = 2
+    @Option(help: "Verifications in flight per worker.") var concurrency = 2000
+    @Option(help: "Fake App Store latency range.") var latency = "3s-6s"
+    @Option(help: "The workers' Apple request timeout.") var appleTimeout: Duration = .seconds(15)
+
+    func validate() throws {
+        guard (1...20_000).contains(rate) else { throw ValidationError("--rate must be 1…20000") }
+        guard outage >= .zero, before >= .seconds(1), after >= .zero else { throw ValidationError("--outage, --before, --after must not be negative") }
+        for name in mode where !["refused", "503", "html200"].contains(name) { throw ValidationError("--mode \(name): refused, 503 or html200") }
+        _ = try faultArguments()
+    }
+
+    func faultArguments() throws -> [String] {
+        try faults.split(separator: ",").flatMap { entry -> [String] in
+            let parts = entry.split(separator: "=")
+            guard parts.count == 2, let probability = Double(parts[1]), (0...1).contains(probability),
+                  let flag = ["503": "--p503", "21005": "--p21005", "21199": "--p21199", "hang": "--p-hang"][String(parts[0])] else {
+                throw ValidationError("--faults \(entry): NAME=PROBABILITY, NAME one of 503, 21005, 21199, hang")
+            }
+            return [flag, String(probability)]
+        }
+    }
+
+    struct Run: Codable {
+        var mode: String
+        var receipts: Int
+        var firstRequestAfterReturnSeconds: Double?
+        var idleSecondsAfterReturn: Int?
+        var backlogDrainedSecondsAfterReturn: Double?
+        var appleRequestsPerReceipt: Double
+        var verdictP50Seconds: Double, verdictP99Seconds: Double, verdictMaxSeconds: Double
+        var breakerOpenings: Int
+        var states: [String: Int]
+    }
+
+    func run() async throws {
+        LogSetup.bootstrap(label: "receiptq.bench", defaultLevel: .error)
+        let server = try database.configuration(applicationName: "receiptq-bench")
+        for name in outage > .zero ? mode : ["none"] {
+            let scratch = try await ScratchDatabase.migrated(server: server, purpose: "outage", migrations: try migrations.load())
+            do {
+                report(try await measure(scratch, mode: name))
+                await scratch.drop(keep: false)
+            } catch {
+                await scratch.drop(keep: false)
+                throw error
+            }
+        }
+    }
+
+    func measure(_ scratch: ScratchDatabase, mode: String) async throws -> Run {
+        var arguments = try faultArguments()
+        if outage > .zero {
+            arguments += ["--outage", "\(Int(before.seconds))s-\(Int((before + outage).seconds))s:\(mode)"]
+        }
+        let fake = try await BenchFake.start(url: nil, latency: latency, inProcess: false, arguments: arguments)
+        let fakeStarted = Date()
+        let pool = PostgresPool(configuration: scratch.configuration, size: 3)
+        defer { pool.shutdown() }
+        let queue = JobQueue(pool: pool)
+        let logs = FileManager.default.temporaryDirectory.appendingPathComponent("bench-outage-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: logs) }
+        let workerURL = try await scratch.connectionString(as: .worker)
+        let children = try (0..<workers).map { index in
+            try SpawnedProcess(executable: ReceiptQBinary.url.path, arguments: [
+                "worker", "--database-url", workerURL, "--name", "outage-\(index)", "--concurrency", "\(concurrency)",
+                "--bundle-ids", "com.example.bench", "--apple-timeout", appleTimeout.argumentText,
+                "--apple-production-url", fake.productionURL,
+                "--apple-sandbox-url", fake.productionURL.replacingOccurrences(of: "/production/", with: "/sandbox/"),
+            ], environment: ProcessInfo.processInfo.environment.merging(["RECEIPTQ_LOG_LEVEL": "warning"]) { $1 },
+               stderr: .file(logs.appendingPathComponent("worker-\(index).log").path))
+        }
+        defer { children.forEach { if $0.isRunning { $0.terminate() } } }
+
+        // The stream: `rate` receipts a second, in 10 batches a second, until `after` past the return.
+        let streamFor = before + outage + after
+        let clock = ContinuousClock()
+        let started = clock.now
+        var submitted = 0
+        while clock.now - started < streamFor {
+            let due = Int((clock.now - started).seconds * Double(rate))
+            if due > submitted {
+                let batch = (submitted..<due).map { n in
+                    let receipt = FakeReceipt(bundleID: "com.example.bench", inApp: [FakeTransaction(transactionID: "o\(n)", productID: "coins100")])
+                    return NewJob(receiptData: receipt.padded(toBase64Length: 6144).base64(), transactionID: "o\(n)", userID: "u\(n % 1000)")
+                }
+                _ = try await queue.enqueue(batch)
+                submitted = due
+            }
+            guard children.allSatisfy(\.isRunning) else { throw BenchError("a worker process exited early") }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        // Drain (jobs Apple keeps failing are retried; give up waiting after a few minutes).
+        let drainDeadline = clock.now + .seconds(300)
+        while try await pool.query("SELECT coalesce(sum(jobs), 0)::bigint AS left FROM receiptq.queue_depth")[0].decode("left", as: Int.self) > 0,
+              clock.now < drainDeadline {
+            try await Task.sleep(for: .milliseconds(250))
+        }
+        let stats = try await fake.stats()
+        for child in children { child.terminate() }
+        for child in children { child.waitUntilExit() }
+        await fake.stop()
+
+        let returned = fakeStarted.addingTimeInterval((before + outage).seconds)
+        var firstAfter: Double?
+        var idle: Int?
+        if outage > .zero {
+            let returnSecond = Int((before + outage).seconds)
+            if let first = stats.requestsPerSecond.indices.first(where: { $0 >= returnSecond && stats.requestsPerSecond[$0] > 0 }) {
+                firstAfter = Double(first - returnSecond)
+                idle = first - returnSecond
+            }
+        }
+        let times = try await pool.query("""
+            SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at - created_at)) AS p50,
+                   percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at - created_at)) AS p99,
+                   max(extract(epoch FROM finished_at - created_at)) AS worst,
+                   extract(epoch FROM max(finished_at) FILTER (WHERE created_at <= to_timestamp($1))) - $1 AS drained
+            FROM receiptq.jobs WHERE finished_at IS NOT NULL
+            """, [returned.timeIntervalSince1970])[0]
+        var states: [String: Int] = [:]
+        for row in try await pool.query("SELECT state, count(*) AS n FROM receiptq.jobs GROUP BY state") {
+            states[try row.decode("state")] = try row.decode("n")
+        }
+        let openings = (0..<workers).reduce(0) { total, index in
+            let text = (try? String(contentsOf: logs.appendingPathComponent("worker-\(index).log"), encoding: .utf8)) ?? ""
+            return total + text.components(separatedBy: "circuit breaker open").count - 1
+        }
+        return Run(mode: mode, receipts: submitted, firstRequestAfterReturnSeconds: firstAfter, idleSecondsAfterReturn: idle,
+                   backlogDrainedSecondsAfterReturn: outage > .zero ? try times.decodeIfPresent("drained") : nil,
+                   appleRequestsPerReceipt: Double(stats.requests) / Double(max(1, submitted)),
+                   verdictP50Seconds: try times.decodeIfPresent("p50") ?? 0, verdictP99Seconds: try times.decodeIfPresent("p99") ?? 0,
+                   verdictMaxSeconds: try times.decodeIfPresent("worst") ?? 0, breakerOpenings: openings, states: states)
+    }
+
+    func report(_ run: Run) {
+        func seconds(_ value: Double?) -> String { value.map { String(format: "%.1f s", $0) } ?? "n/a" }
+        print("""
+            bench outage (\(run.mode)): \(run.receipts) receipts at \(rate)/s, \(workers) workers × \(concurrency), \
+            Apple down \(outage.argumentText) after \(before.argumentText)\(faults.isEmpty ? "" : ", faults \(faults)")
+              first request to Apple after its return   \(seconds(run.firstRequestAfterReturnSeconds)) (idle gap \(run.idleSecondsAfterReturn.map { "\($0) s" } ?? "n/a"))
+              backlog drained after its return         \(seconds(run.backlogDrainedSecondsAfterReturn)) (outage \(outage.argumentText))
+              Apple requests per receipt               \(String(format: "%.3f", run.appleRequestsPerReceipt))
+              time to verdict p50 / p99 / max          \(seconds(run.verdictP50Seconds)) / \(seconds(run.verdictP99Seconds)) / \(seconds(run.verdictMaxSeconds))
+              breaker openings (all workers)           \(run.breakerOpenings)
+              outcomes                                 \(run.states.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+            """)
+    }
+}
