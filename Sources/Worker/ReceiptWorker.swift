@@ -21,16 +21,18 @@ public final class ReceiptWorker: Service, Sendable {
     public let configuration: WorkerConfiguration
     private let queue: JobQueue
     private let database: PostgresConfiguration
-    private let verifier: VerifyReceiptClient
+    let verifier: VerifyReceiptClient
     private let writer: OutcomeWriter
     private let decision: AttemptDecision
-    private let metrics: WorkerMetrics
+    let metrics: WorkerMetrics
     private let logger: Logger
     /// Every decision about claiming and talking to Apple; this class only carries them out.
-    private let gate: Mutex<WorkerGate<ContinuousClock.Instant>>
+    let gate: Mutex<WorkerGate<ContinuousClock.Instant>>
     private let wake = WakeSignal()
     /// When an ignored (untrusted) outage notice was last logged.
     private let ignoredNoticeLog = Mutex<ContinuousClock.Instant?>(nil)
+    /// When a straggler is asked again (nil: never).
+    let hedging: Mutex<HedgePolicy?>
 
     /// - Parameters:
     ///   - pool: connections for claims and outcome writes (2 are plenty).
@@ -46,6 +48,7 @@ public final class ReceiptWorker: Service, Sendable {
         self.logger = logger
         self.writer = OutcomeWriter(pool: pool, worker: configuration.name, lifecycle: configuration.lifecycle,
                                     configuration: configuration.writer, metrics: metrics, logger: logger)
+        self.hedging = Mutex(configuration.hedging)
         self.gate = Mutex(WorkerGate(configuration: .init(
             name: configuration.name, concurrency: configuration.concurrency, maxClaimBatch: configuration.maxClaimBatch,
             configurationErrorPause: configuration.configurationErrorPause, secretMismatchJobs: configuration.secretMismatchJobs,
@@ -186,7 +189,7 @@ public final class ReceiptWorker: Service, Sendable {
             wake.signal()
         }
         do {
-            result = try await verifier.verify(receiptData: lease.receiptData)
+            result = try await verifyHedged(lease.receiptData)
         } catch {
             writer.submit(FinishedAttempt(lease: lease, decision: .result(.release)))   // shutdown: not attempted
             return

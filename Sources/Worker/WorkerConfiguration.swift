@@ -54,6 +54,9 @@ public struct WorkerConfiguration: Sendable {
     /// Default: `VerifyReceiptClientConfiguration()` (Apple's servers, 15 s).
     public var apple: VerifyReceiptClientConfiguration
     public var breaker: CircuitBreakerConfiguration
+    /// Stragglers asked again past the recent p99 (`HedgePolicy`); nil: never. Default: at most
+    /// 2% of requests.
+    public var hedging: HedgePolicy?
     public var writer: OutcomeWriter.Configuration
 
     public init(
@@ -93,6 +96,7 @@ public struct WorkerConfiguration: Sendable {
         self.secretMismatchAttempts = secretMismatchAttempts
         self.apple = apple
         self.breaker = breaker
+        self.hedging = HedgePolicy()
         self.writer = writer
     }
 

@@ -15,6 +15,7 @@ extension WorkerMetrics {
         unmatchedGrantsTotal: "Grants recorded without a matching order (paid and granted; for ops to reconcile).",
         outageNoticesTotal: "Other workers' Apple outage notices: heard, or ignored because the sender is not a receiptq_worker login.",
         webhookDeliveriesTotal: "Webhook delivery attempts by result (delivered, retry, failed, released).",
+        hedgesTotal: "Second requests sent to Apple for verifications unanswered past the recent p99 (at most 2% of requests).",
     ]
 
     /// Histogram buckets in the metric's unit. Apple's latency reaches past the longest

@@ -86,6 +86,9 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "21004 answers (shared secret refused) for one receipt before it is given up into failed. Default: \(defaults.secretMismatchAttempts).")
     var secretMismatchAttempts: Int?
 
+    @Option(help: "Ask Apple again about a verification unanswered past the recent p99, for at most this share of requests (0: never). Default: 0.02.")
+    var hedgeShare: Double?
+
     @Option(help: "Webhook deliveries in flight at most (0: this worker delivers none). Or $RECEIPTQ_WEBHOOK_CONCURRENCY. Default: \(WebhookDelivererConfiguration(name: "").concurrency).")
     var webhookConcurrency: Int?
 
@@ -120,6 +123,10 @@ struct WorkerCommand: AsyncParsableCommand {
         settings.retry.budget.maxAttempts = maxAttempts ?? settings.retry.budget.maxAttempts
         settings.doubtWindow = doubtWindow ?? settings.doubtWindow
         settings.secretMismatchAttempts = secretMismatchAttempts ?? settings.secretMismatchAttempts
+        if let hedgeShare {
+            guard (0...0.2).contains(hedgeShare) else { throw ConfigurationError("--hedge-share must be 0…0.2") }
+            settings.hedging = hedgeShare == 0 ? nil : HedgePolicy(maxShare: hedgeShare)
+        }
         do {
             try settings.validate()
         } catch {

@@ -1,0 +1,75 @@
+/// When a verification still unanswered is sent again. Pure: latencies and sends in, decisions
+/// out, no clock.
+///
+/// Why: a request that hangs costs the whole `--apple-timeout` (15 s) plus a requeue; with 0.2%
+/// hangs in a steady stream, time to verdict was p50 5.2 s but max 32 s. verifyReceipt (and
+/// the Server API's reads) are idempotent reads, so a straggler can be asked again: once it is
+/// unanswered past the recent p99 (× `margin`), a second request goes on another connection and
+/// the first answer wins. Hedges are capped to `maxShare` of requests by a credit that each
+/// first request adds to, so a slow Apple never doubles its own load; and the caller sends none
+/// while the breaker is not closed (a down Apple gets no extra requests).
+public struct HedgePolicy: Sendable, Equatable {
+    /// Hedges at most this share of first requests. Default 2%.
+    public var maxShare: Double
+    /// A hedge goes after the recent p99 times this. Default 1.2.
+    public var margin: Double
+    /// Latencies kept (most recent first out). Default 1,000.
+    public var window: Int
+    /// No hedging before this many answers were seen (no p99 to go by). Default 200.
+    public var minimumSamples: Int
+    /// Never earlier than this, whatever the p99 (a fast Apple needs no hedges). Default 1 s.
+    public var floor: Duration
+
+    private var latencies: [Duration] = []
+    private var next = 0
+    private var sortedCache: [Duration]?
+    private var credit = 0.0
+
+    public init(maxShare: Double = 0.02, margin: Double = 1.2, window: Int = 1_000, minimumSamples: Int = 200,
+                floor: Duration = .seconds(1)) {
+        self.maxShare = maxShare
+        self.margin = margin
+        self.window = max(1, window)
+        self.minimumSamples = minimumSamples
+        self.floor = floor
+    }
+
+    /// Apple answered a request (first or hedge) after `latency`.
+    public mutating func answered(after latency: Duration) {
+        if latencies.count < window {
+            latencies.append(latency)
+        } else {
+            latencies[next] = latency
+            next = (next + 1) % window
+        }
+        sortedCache = nil
+    }
+
+    /// A first request goes out: it earns its share of a hedge. Returns how long to wait before
+    /// hedging it, or nil (not enough answers seen yet to know the p99).
+    public mutating func firstSent() -> Duration? {
+        credit = min(credit + maxShare, 10)
+        guard latencies.count >= minimumSamples else { return nil }
+        return max(floor, percentile(0.99) * margin)
+    }
+
+    /// Whether a hedge may go now (spends its credit). The caller checks the breaker first.
+    public mutating func mayHedge() -> Bool {
+        guard credit >= 1 else { return false }
+        credit -= 1
+        return true
+    }
+
+    /// The `quantile` of the latencies kept.
+    public mutating func percentile(_ quantile: Double) -> Duration {
+        if sortedCache == nil { sortedCache = latencies.sorted() }
+        guard let sorted = sortedCache, !sorted.isEmpty else { return .zero }
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count) * quantile).rounded(.down)))]
+    }
+
+    public static func == (left: HedgePolicy, right: HedgePolicy) -> Bool {
+        left.maxShare == right.maxShare && left.margin == right.margin && left.window == right.window
+            && left.minimumSamples == right.minimumSamples && left.floor == right.floor && left.latencies == right.latencies
+            && left.credit == right.credit
+    }
+}

@@ -1,0 +1,47 @@
+import Testing
+import Worker
+
+/// When a straggling verification is asked again: past the recent p99, at most 2% of requests.
+@Suite("Hedging: stragglers asked again, boundedly")
+struct HedgePolicyTests {
+    @Test("no hedge before enough answers were seen to know the p99")
+    func needsSamples() {
+        var policy = HedgePolicy(minimumSamples: 10)
+        for _ in 0..<9 { policy.answered(after: .seconds(4)) }
+        #expect(policy.firstSent() == nil)
+        policy.answered(after: .seconds(4))
+        #expect(policy.firstSent() != nil)
+    }
+
+    @Test("a hedge waits for the recent p99 times the margin, never less than the floor")
+    func delay() {
+        var policy = HedgePolicy(margin: 1.2, minimumSamples: 100)
+        for n in 0..<100 { policy.answered(after: .milliseconds(3_000 + 30 * n)) }   // 3.0 … 5.97 s
+        let delay = policy.firstSent()
+        #expect(delay.map { $0 >= .milliseconds(7_000) && $0 <= .milliseconds(7_200) } == true, "\(String(describing: delay))")
+        var fast = HedgePolicy(minimumSamples: 10)
+        for _ in 0..<10 { fast.answered(after: .milliseconds(50)) }
+        #expect(fast.firstSent() == .seconds(1))
+    }
+
+    @Test("hedges never exceed their share of first requests, however many straggle")
+    func budget() {
+        var policy = HedgePolicy(maxShare: 0.02, minimumSamples: 1)
+        policy.answered(after: .seconds(4))
+        var hedges = 0
+        for _ in 0..<10_000 {
+            _ = policy.firstSent()
+            if policy.mayHedge() { hedges += 1 }   // every request straggles
+        }
+        #expect(hedges <= 200 && hedges >= 190, "\(hedges) hedges for 10,000 requests")
+    }
+
+    @Test("the window forgets old latencies: Apple slowing down moves the p99")
+    func window() {
+        var policy = HedgePolicy(window: 100, minimumSamples: 100)
+        for _ in 0..<100 { policy.answered(after: .seconds(1)) }
+        #expect(policy.percentile(0.99) == .seconds(1))
+        for _ in 0..<100 { policy.answered(after: .seconds(5)) }
+        #expect(policy.percentile(0.99) == .seconds(5))
+    }
+}
