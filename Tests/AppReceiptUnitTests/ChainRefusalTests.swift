@@ -113,4 +113,18 @@ struct SignatureRefusalTests {
         identity.key = .p256(.init())
         #expect(await refusal { try await verifier.verify(der: try mint(by: identity)) } == .unsupportedAlgorithm)
     }
+
+    @Test func aChainToARootNamedLikeNoTrustedRootIsUnknownNotForged() async throws {
+        // Apple's next root, as far as this release can tell: a stranger's name, carried or not.
+        let newRoot = try makePKI { $0.names = TestPKINames(
+            root: try! DistinguishedName { CommonName("Apple Root CA - G4"); OrganizationName("Apple Inc.") },
+            intermediate: TestPKINames.appleReceiptLike.intermediate, leaf: TestPKINames.appleReceiptLike.leaf) }
+        let verifier = try makeVerifier()
+        #expect(await refusal { try await verifier.verify(der: try mint(by: newRoot.receiptSigner)) } == .unknownRoot)
+        var withoutRoot = newRoot.receiptSigner
+        withoutRoot.certificates = [newRoot.leaf, newRoot.intermediate]
+        #expect(await refusal { try await verifier.verify(der: try mint(by: withoutRoot)) } == .unknownRoot)
+        #expect(!AppReceiptVerificationError.Reason.unknownRoot.provesNotAnAppleReceiptOfOurs)
+        #expect(AppReceiptVerificationError.Reason.chainNotTrusted.provesNotAnAppleReceiptOfOurs)
+    }
 }
