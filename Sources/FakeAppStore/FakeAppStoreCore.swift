@@ -6,6 +6,9 @@ struct FakeAppStoreCore: Sendable {
     let startedAt: ContinuousClock.Instant
     let serverAPI: FakeServerAPI
 
+    /// Reads the JSON format and PKCS #7 receipts the Server API half's test CA signed.
+    var receipts: FakeReceiptReader { FakeReceiptReader(signer: serverAPI.receiptSigner.certificate) }
+
     var elapsed: Duration {
         ContinuousClock.now - startedAt
     }
