@@ -1,3 +1,4 @@
+import AppleSignedData
 import AppStore
 import Foundation
 import Logging
@@ -22,6 +23,8 @@ public final class ReceiptWorker: Service, Sendable {
     private let queue: JobQueue
     private let database: PostgresConfiguration
     private let verifier: VerifyReceiptClient
+    /// Verifies each receipt on this machine before Apple is asked (`LocalReceiptDecision`); nil: off.
+    private let localReceipts: AppReceiptVerifier?
     private let writer: OutcomeWriter
     private let decision: AttemptDecision
     private let metrics: WorkerMetrics
@@ -36,7 +39,9 @@ public final class ReceiptWorker: Service, Sendable {
     ///   - pool: connections for claims and outcome writes (2 are plenty).
     ///   - database: for the dedicated LISTEN connection.
     public init(configuration: WorkerConfiguration, pool: PostgresPool, database: PostgresConfiguration,
-                verifier: VerifyReceiptClient, metrics: WorkerMetrics = WorkerMetrics(), logger: Logger) {
+                verifier: VerifyReceiptClient, localReceipts: AppReceiptVerifier? = nil, metrics: WorkerMetrics = WorkerMetrics(),
+                logger: Logger) {
+        self.localReceipts = localReceipts
         self.configuration = configuration
         self.decision = configuration.decision
         self.queue = JobQueue(pool: pool, lifecycle: configuration.lifecycle)
@@ -172,6 +177,19 @@ public final class ReceiptWorker: Service, Sendable {
             perform(actions)
             wake.signal()
         }
+        let check = await LocalReceiptCheck.run(localReceipts, receiptData: lease.receiptData)
+        let locallyValid: Bool
+        switch LocalReceiptDecision.decide(check, transactionID: lease.transactionID, verifier: .verifyReceipt) {
+        case .reject(let reason):
+            metrics.localReceiptChecks("rejected").increment()
+            writer.submit(FinishedAttempt(lease: lease, decision: .result(.rejected(reason: reason))))
+            return   // Apple is not asked: result stays nil, the gate only frees the slot
+        case .askApple(let valid):
+            locallyValid = valid
+            if localReceipts != nil { metrics.localReceiptChecks(valid ? "verified" : "unconfirmed").increment() }
+        case .lookUp, .resubmit:
+            locallyValid = false   // not produced for verifyReceipt
+        }
         do {
             result = try await verifier.verify(receiptData: lease.receiptData)
         } catch {
@@ -183,7 +201,7 @@ public final class ReceiptWorker: Service, Sendable {
         metrics.appleRequests(result.environment.rawValue).increment(by: result.calls)
         if case .retryLater(.tls) = result.outcome { metrics.appleTLSFailures(result.environment.rawValue).increment() }
         var random = SystemRandomNumberGenerator()
-        writer.submit(decision.decide(result, lease: lease, now: Date(), using: &random))
+        writer.submit(decision.decide(result, lease: lease, now: Date(), receiptVerifiedLocally: locallyValid, using: &random))
     }
 
     /// Carries out the gate's actions: logs, metrics, the fleet notice.

@@ -28,6 +28,8 @@ public struct WorkerMetrics: Sendable {
     let unmatchedGrants: Counter
     /// Outage notices of other workers: heard, or ignored (not sent by a receiptq_worker login).
     let outageNotices: @Sendable (String) -> Counter
+    /// Receipts verified on this machine before Apple: rejected (no call), verified, unconfirmed.
+    let localReceiptChecks: @Sendable (String) -> Counter
 
     public init() {
         outcomes = { Counter(label: Self.verifications, dimensions: [("outcome", $0)]) }
@@ -41,6 +43,7 @@ public struct WorkerMetrics: Sendable {
         writeSeconds = Timer(label: Self.writeDuration, preferredDisplayUnit: .seconds)
         unmatchedGrants = Counter(label: Self.unmatchedGrantsTotal)
         outageNotices = { Counter(label: Self.outageNoticesTotal, dimensions: [("result", $0)]) }
+        localReceiptChecks = { Counter(label: Self.localReceiptChecksTotal, dimensions: [("result", $0)]) }
     }
 
     func recordWritten(_ result: RecordOutcomes.Result, batchSize: Int, seconds: Double) {
@@ -62,6 +65,7 @@ public struct WorkerMetrics: Sendable {
     static let writeDuration = "receiptq_worker_write_duration_seconds"
     static let unmatchedGrantsTotal = "receiptq_worker_unmatched_grants_total"
     static let outageNoticesTotal = "receiptq_worker_outage_notices_total"
+    static let localReceiptChecksTotal = "receiptq_worker_local_receipt_checks_total"
 }
 
 extension JobOutcome {
