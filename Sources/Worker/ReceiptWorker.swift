@@ -169,9 +169,14 @@ public final class ReceiptWorker: Service, Sendable {
     private func verify(_ lease: JobLease) async {
         let sent = ContinuousClock.now
         var result: VerificationResult?
+        var decidedLocally = false
         defer {
             let (actions, remaining) = gate.withLock { gate in
-                (gate.finished(result, job: lease.id, sentAt: sent, now: .now), gate.inFlight)
+                if decidedLocally {
+                    gate.decidedLocally()
+                    return ([WorkerGate<ContinuousClock.Instant>.Action](), gate.inFlight)
+                }
+                return (gate.finished(result, job: lease.id, sentAt: sent, now: .now), gate.inFlight)
             }
             metrics.inFlight.record(remaining)
             perform(actions)
@@ -183,7 +188,8 @@ public final class ReceiptWorker: Service, Sendable {
         case .reject(let reason):
             metrics.localReceiptChecks("rejected").increment()
             writer.submit(FinishedAttempt(lease: lease, decision: .result(.rejected(reason: reason))))
-            return   // Apple is not asked: result stays nil, the gate only frees the slot
+            decidedLocally = true   // Apple is not asked: the gate frees the slot and the breaker's admission
+            return
         case .askApple(let valid):
             locallyValid = valid
             if localReceipts != nil { metrics.localReceiptChecks(valid ? "verified" : "unconfirmed").increment() }

@@ -39,10 +39,13 @@ struct LocalReceiptTests {
             ("t-tampered", Data(tampered).base64EncodedString()),
         ]
         let good = try e2e.fake.serverAPI.mintReceipt(Self.receipt("t-good"))
-        _ = try await e2e.queue.enqueue(garbage.map { NewJob(receiptData: $0.1, transactionID: $0.0, userID: "u") }
-            + [NewJob(receiptData: good, transactionID: "t-good", userID: "u")])
+        // Six of each: more than a breaker admits in slow start before Apple answers (20), so the
+        // local rejections must give their admissions back or the genuine receipt would never go.
+        let garbageJobs = (0..<6).flatMap { n in garbage.map { NewJob(receiptData: $0.1, transactionID: "\($0.0)-\(n)", userID: "u") } }
+        _ = try await e2e.queue.enqueue(garbageJobs)
+        _ = try await e2e.queue.enqueue([NewJob(receiptData: good, transactionID: "t-good", userID: "u")])
         #expect(try await e2e.waitUntilDrained(timeout: .seconds(30)))
-        #expect(try await e2e.states() == ["granted": 1, "rejected": 5])
+        #expect(try await e2e.states() == ["granted": 1, "rejected": 30])
         #expect(e2e.fake.stats.snapshot().requests == 1, "only the genuine receipt reached Apple")
         let reasons = try await e2e.pool.query("SELECT transaction_id, outcome_reason FROM receiptq.jobs WHERE state = 'rejected'")
         for row in reasons {
