@@ -34,6 +34,7 @@ struct Bench: AsyncParsableCommand {
             BenchHTTP.self,
             BenchWebhooks.self,
             BenchAppStoreAPI.self,
+            BenchReceipts.self,
             BenchAppStoreAPICaller.self,
             BenchJWS.self,
         ]
