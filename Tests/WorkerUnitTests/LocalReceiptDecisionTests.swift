@@ -84,5 +84,7 @@ struct LocalReceiptDecisionTests {
         guard case .result(.rejected) = refused.decision else { Issue.record("refused receipt is rejected"); return }
         let missing = decision.decide(.notInReceipt(reason: "not yet"), lease: lease(), now: Date(), using: &random)
         guard case .result(.resubmit) = missing.decision else { Issue.record("missing transaction is resubmit"); return }
+        #expect(!TransactionDecision.reachedApple(.receiptRefused(reason: "x")) && !TransactionDecision.reachedApple(.notInReceipt(reason: "x")))
+        #expect(TransactionDecision.reachedApple(.notFoundAnywhere))
     }
 }

@@ -113,6 +113,15 @@ public struct TransactionDecision: Sendable {
         }
     }
 
+    /// Whether the check asked Apple at all (a receipt decided by the local check did not): a
+    /// check that did not is neither success nor failure for the Server API's circuit breaker.
+    public static func reachedApple(_ check: TransactionCheck) -> Bool {
+        switch check {
+        case .receiptRefused, .notInReceipt: false
+        default: true
+        }
+    }
+
     /// Whether the check means Apple's side is in trouble (for the Server API's circuit breaker).
     public static func isAppleTrouble(_ check: TransactionCheck) -> Bool {
         guard case .serverAPI(let error) = check else { return false }
