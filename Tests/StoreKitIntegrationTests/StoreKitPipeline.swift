@@ -147,7 +147,7 @@ final class StoreKitPipeline: Sendable {
     /// (with `serverAPI`) transaction ids — and receipts, with `receiptsThroughServerAPI` —
     /// through the fake's App Store Server API. Test-sized retry delays.
     func startRunner(name: String = "sk2-runner", serverAPI: Bool = true, receiptsThroughServerAPI: Bool = false,
-                     confirmSignedTransactions: Bool = false, acceptSandbox: Bool = true) throws -> RunningService {
+                     confirmSignedTransactions: Bool = false, acceptSandbox: Bool = true, localReceipts: Bool = false) throws -> RunningService {
         let http = HTTPClient(configuration: HTTPClientConfiguration(defaultTimeout: .seconds(5)))
         let workerPool = database.pool(size: 3)
         let budgetPool = database.pool(size: 2)
@@ -164,7 +164,9 @@ final class StoreKitPipeline: Sendable {
         let runner = TransactionJobRunner(
             configuration: configuration, pool: workerPool, database: database.configuration,
             checker: TransactionChecker(verifier: try SignedTransactionVerifier(trustedRoots: roots, bundleIds: [Self.bundleId]),
-                                        serverAPI: clients, confirmSignedTransactions: confirmSignedTransactions),
+                                        serverAPI: clients, confirmSignedTransactions: confirmSignedTransactions,
+                                        localReceipts: localReceipts ? try AppReceiptVerifier(configuration: .init(
+                                            trustedRoots: roots, bundleIds: [Self.bundleId], environments: [.production, .sandbox])) : nil),
             lifecycle: JobLifecycle(), logger: logger)
         return RunningService(runner, logger: logger, pools: [workerPool, budgetPool], http: http)
     }
