@@ -296,11 +296,12 @@ let package = Package(
         .testTarget(
             name: "WorkerIntegrationTests",
             dependencies: ["Worker", "ReceiptQueue", "AppStore", "HTTPClient", "FakeAppStore", "PostgresTesting", "ReceiptQueueTesting",
-                           "WebhookReceiver", "WebhookSignature"]
+                           "WebhookReceiver", "WebhookSignature", "AppleSignedData", "AppleTestPKI"]
         ),
         .testTarget(
             name: "APIIntegrationTests",
-            dependencies: ["API", "APITesting", "ReceiptQueue", "Postgres", "PostgresTesting", "ReceiptQueueTesting"]
+            dependencies: ["API", "APITesting", "ReceiptQueue", "Postgres", "PostgresTesting", "ReceiptQueueTesting",
+                           "AppleSignedData", "AppleTestPKI", "FakeAppStore"]
         ),
         // TLS: a local HTTPS server (python3's ssl module in a child process) with certificates
         // made in the test (swift-certificates), against our libcurl client.

@@ -37,6 +37,13 @@ public struct APIConfiguration: Sendable {
     /// is refused at once and never stored. nil: signed transactions are refused with 422 (the
     /// API was started without `--bundle-ids`). Default: nil.
     public var signedTransactions: SignedTransactionVerifier?
+    /// Checks each legacy receipt on this machine before POST /v1/receipts stores it: a body that
+    /// provably is not an app receipt Apple signed for one of our apps (not PKCS #7, tampered, a
+    /// look-alike chain, another bundle id — `provesNotAnAppleReceiptOfOurs`) gets 422 and is
+    /// never stored; a receipt we merely cannot confirm (a root or field this release does not
+    /// know) is stored for the worker, which asks Apple. nil: not checked. Default: nil (the
+    /// `receiptq api` command's default is on: `--receipt-check local`).
+    public var receiptCheck: AppReceiptVerifier?
     /// How receipts are inserted. Default: `GroupCommitConfiguration()`.
     public var groupCommit: GroupCommitConfiguration
     /// A connection that has not sent a complete request part for this long is closed — kept-alive
@@ -59,6 +66,7 @@ public struct APIConfiguration: Sendable {
         maxWait: Duration = .seconds(30),
         groupCommit: GroupCommitConfiguration = GroupCommitConfiguration(),
         signedTransactions: SignedTransactionVerifier? = nil,
+        receiptCheck: AppReceiptVerifier? = nil,
         idleTimeout: Duration = .seconds(20)
     ) {
         self.host = host
@@ -75,6 +83,7 @@ public struct APIConfiguration: Sendable {
         self.maxWait = maxWait
         self.groupCommit = groupCommit
         self.signedTransactions = signedTransactions
+        self.receiptCheck = receiptCheck
         self.idleTimeout = idleTimeout
     }
 

@@ -49,6 +49,15 @@ final class APIMetrics: Sendable {
         if started { longPolls.increment() } else { longPolls.decrement() }
     }
 
+    /// One local receipt check (`--receipt-check local`): verified, refused (422, never stored) or
+    /// unconfirmed (stored; the worker asks Apple).
+    func receiptChecked(_ result: String) {
+        registry.makeCounter(descriptor: Self.descriptor(
+            "receiptq_api_receipt_checks_total",
+            "Receipts checked on submission: verified, refused (422: provably not Apple's for our apps) or unconfirmed (stored; Apple decides)."),
+                             labels: [("result", result)]).increment()
+    }
+
     func longPollCapped() { longPollsAnsweredAtOnce.increment() }
 
     func authFailed(limited: Bool) {

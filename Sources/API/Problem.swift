@@ -15,6 +15,7 @@ public struct Problem: Error, Sendable {
         case invalidSignedTransaction = "invalid-signed-transaction"
         case invalidNotification = "invalid-notification"
         case notificationsNotConfigured = "notifications-not-configured"
+        case invalidReceipt = "invalid-receipt"
         case tooLarge = "too-large"
         case unsupportedMediaType = "unsupported-media-type"
         case rateLimited = "rate-limited"
@@ -28,7 +29,7 @@ public struct Problem: Error, Sendable {
             case .notFound: .notFound
             case .methodNotAllowed: .methodNotAllowed
             case .conflictingOrder: .conflict
-            case .invalidSignedTransaction, .invalidNotification: .unprocessableContent
+            case .invalidSignedTransaction, .invalidNotification, .invalidReceipt: .unprocessableContent
             case .notificationsNotConfigured: .serviceUnavailable
             case .tooLarge: .contentTooLarge
             case .unsupportedMediaType: .unsupportedMediaType
@@ -52,6 +53,7 @@ public struct Problem: Error, Sendable {
             case .invalidSignedTransaction: "The signed transaction is not one Apple signed for this app; nothing was stored"
             case .invalidNotification: "The notification is not one Apple signed for this app; nothing was stored"
             case .notificationsNotConfigured: "This API cannot verify Apple's notifications yet (no bundle ids or roots); nothing was stored, Apple will retry"
+            case .invalidReceipt: "The receipt is not an app receipt Apple signed for this app; nothing was stored"
             case .tooLarge: "Request body or receipt too large"
             case .unsupportedMediaType: "Content-Type must be application/json"
             case .rateLimited: "Too many requests"

@@ -48,6 +48,11 @@ public struct ServerAPIOptions: ParsableArguments, Sendable {
 
     /// The roots signed data must chain to, with or without Server API credentials (StoreKit 2
     /// transactions are verified locally either way). Default: Apple Root CA - G3.
+    /// The configured root files, from the option or `RECEIPTQ_SIGNED_DATA_ROOTS`; empty: Apple's.
+    public func rootPaths(_ environment: EnvironmentReader = EnvironmentReader()) -> [String] {
+        signedDataRoot.isEmpty ? (environment.list("RECEIPTQ_SIGNED_DATA_ROOTS") ?? []) : signedDataRoot
+    }
+
     public func trustedRoots(_ environment: EnvironmentReader = EnvironmentReader()) throws -> [Certificate] {
         try SignedDataRoots.load(signedDataRoot.isEmpty ? (environment.list("RECEIPTQ_SIGNED_DATA_ROOTS") ?? []) : signedDataRoot)
     }

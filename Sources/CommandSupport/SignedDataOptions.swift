@@ -11,7 +11,7 @@ public struct SignedDataOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("bundle-ids"), help: "Comma-separated bundle ids of your apps; without them signed transactions are refused. Or $RECEIPTQ_BUNDLE_IDS.")
     public var bundleIDs: String?
 
-    @Option(help: "A PEM root certificate signed data must chain to (repeatable), e.g. the fake App Store's. Or $RECEIPTQ_SIGNED_DATA_ROOTS (comma-separated files). Default: Apple Root CA - G3.")
+    @Option(help: "A PEM root certificate signed data (JWS and app receipts) must chain to (repeatable), e.g. the fake App Store's. Or $RECEIPTQ_SIGNED_DATA_ROOTS (comma-separated files). Default: Apple Root CA - G3 (JWS), Apple Inc. Root and G3 (receipts).")
     public var signedDataRoot: [String] = []
 
     @Option(help: "The app's App Store id; production payloads naming another are refused. Or $RECEIPTQ_APP_APPLE_ID.")
@@ -21,6 +21,16 @@ public struct SignedDataOptions: ParsableArguments, Sendable {
     public var rejectSandbox = false
 
     public init() {}
+
+    /// The bundle ids, from the option or `RECEIPTQ_BUNDLE_IDS`.
+    public func bundleIdSet(_ environment: EnvironmentReader = EnvironmentReader()) -> Set<String> {
+        Set(bundleIDs.map(EnvironmentReader.split) ?? environment.list("RECEIPTQ_BUNDLE_IDS") ?? [])
+    }
+
+    /// The configured root files, from the option or `RECEIPTQ_SIGNED_DATA_ROOTS`; empty: Apple's.
+    public func rootPaths(_ environment: EnvironmentReader = EnvironmentReader()) -> [String] {
+        signedDataRoot.isEmpty ? (environment.list("RECEIPTQ_SIGNED_DATA_ROOTS") ?? []) : signedDataRoot
+    }
 
     /// The verifier, or nil when no bundle id is configured.
     public func verifier(_ environment: EnvironmentReader = EnvironmentReader()) throws -> SignedTransactionVerifier? {

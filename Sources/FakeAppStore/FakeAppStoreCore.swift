@@ -6,6 +6,18 @@ struct FakeAppStoreCore: Sendable {
     let startedAt: ContinuousClock.Instant
     let serverAPI: FakeServerAPI
 
+    /// Reads the JSON format and PKCS #7 receipts the Server API half's test CA signed (made
+    /// once: every verifyReceipt request reads with it).
+    let receipts: FakeReceiptReader
+
+    init(configuration: FakeAppStoreConfiguration, stats: FakeAppStoreStats, startedAt: ContinuousClock.Instant, serverAPI: FakeServerAPI) {
+        self.configuration = configuration
+        self.stats = stats
+        self.startedAt = startedAt
+        self.serverAPI = serverAPI
+        self.receipts = FakeReceiptReader(signer: serverAPI.receiptSigner.certificate)
+    }
+
     var elapsed: Duration {
         ContinuousClock.now - startedAt
     }

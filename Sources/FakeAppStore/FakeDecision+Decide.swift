@@ -11,9 +11,11 @@ extension FakeDecision {
     ///   - endpoint: production or sandbox.
     ///   - body: the raw request body (anything, garbage included).
     ///   - elapsed: time since the fake started (for outage windows).
+    ///   - receipts: how `receipt-data` is read (the JSON format; PKCS #7 signed by the fake's key).
     public static func decide(
         endpoint: FakeEndpoint, body: [UInt8], elapsed: Duration,
-        configuration: FakeAppStoreConfiguration, random: inout some RandomNumberGenerator
+        configuration: FakeAppStoreConfiguration, receipts: FakeReceiptReader = FakeReceiptReader(),
+        random: inout some RandomNumberGenerator
     ) -> FakeDecision {
         let latency = configuration.latency
         let delay = latency.lower == latency.upper ? latency.lower : .nanoseconds(Int64.random(
@@ -34,8 +36,11 @@ extension FakeDecision {
               let receiptData = request.receiptData else {
             return .respond(FakeBodies.status(21_000, delay: delay))
         }
-        guard let receipt = FakeReceipt.decode(base64: receiptData) else {
-            return .respond(FakeBodies.status(21_002, delay: delay))
+        let receipt: FakeReceipt
+        switch receipts.read(base64: receiptData) {
+        case .receipt(let read): receipt = read
+        case .notAuthentic: return .respond(FakeBodies.status(21_003, delay: delay))
+        case .unreadable: return .respond(FakeBodies.status(21_002, delay: delay))
         }
         if let secret = configuration.sharedSecret, request.password != secret {
             return .respond(FakeBodies.status(21_004, delay: delay))

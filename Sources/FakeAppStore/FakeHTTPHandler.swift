@@ -89,7 +89,7 @@ final class FakeHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         var random = SystemRandomNumberGenerator()
         let decision = FakeDecision.decide(
             endpoint: endpoint, body: usable ? body : [], elapsed: core.elapsed,
-            configuration: core.configuration, random: &random)
+            configuration: core.configuration, receipts: core.receipts, random: &random)
         body.removeAll(keepingCapacity: true)
         switch decision {
         case .closeConnection:

@@ -12,6 +12,7 @@ import ReceiptQueue
 /// | valid (0, 21006) | `ReceiptMatch`: grant (the ledger decides granted / already granted), resubmit, or rejected (another app, refunded) |
 /// | 21003, 21010 | rejected |
 /// | 21002; 211xx marked not retryable | retry with backoff; `failed` once `doubtWindow` has passed since enqueue |
+/// | the same, for a receipt verified locally first (`LocalReceiptDecision`) | Apple's trouble, not the receipt's: retry until the retry budget is spent |
 /// | 21004 (our shared secret refused) | retry with backoff; `failed` at the `secretMismatchAttempts`-th such answer |
 /// | other Apple trouble, unknown answers | retry with backoff until the retry budget is spent (then the lifecycle fails it) |
 /// | no answer in time | timed_out (the scheduler requeues it) |
@@ -34,8 +35,10 @@ public struct AttemptDecision: Sendable {
         self.secretMismatchAttempts = secretMismatchAttempts
     }
 
+    /// - Parameter receiptVerifiedLocally: the receipt's signature, Apple's chain and bundle id
+    ///   verified on this machine, so an answer doubting the receipt (21002) is Apple's trouble.
     public func decide<R: RandomNumberGenerator>(_ result: VerificationResult, lease: JobLease, now: Date,
-                                                 using random: inout R) -> FinishedAttempt {
+                                                 receiptVerifiedLocally: Bool = false, using random: inout R) -> FinishedAttempt {
         var status: Int?
         var counted = false
         let decision: FinishedAttempt.Decision
@@ -54,11 +57,13 @@ public struct AttemptDecision: Sendable {
                 ? "Apple: receipt is not authentic (21003)" : "Apple: account not found (21010)"))
         case .retryLater(let reason):
             status = reason.appleStatus
-            if reason.doubtsTheReceipt && now.timeIntervalSince(lease.budgetStart) >= doubtWindow.seconds {
+            if reason.doubtsTheReceipt && !receiptVerifiedLocally && now.timeIntervalSince(lease.budgetStart) >= doubtWindow.seconds {
                 decision = .result(.failed(reason: "Apple answered \(reason.summary) for \(Int(doubtWindow.seconds / 3600)) h; "
                     + "kept for ops (receiptq redrive)"))
             } else {
-                decision = .result(.retry(delayMilliseconds: delay(lease, now, &random), error: reason.summary))
+                let error = reason.doubtsTheReceipt && receiptVerifiedLocally
+                    ? "\(reason.summary) for a receipt verified locally: Apple's trouble" : reason.summary
+                decision = .result(.retry(delayMilliseconds: delay(lease, now, &random), error: error))
             }
         case .timedOut:
             decision = .result(.timedOut(delayMilliseconds: delay(lease, now, &random), error: "Apple did not answer in time"))

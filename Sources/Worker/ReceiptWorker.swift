@@ -1,3 +1,4 @@
+import AppleSignedData
 import AppStore
 import Foundation
 import Logging
@@ -22,6 +23,8 @@ public final class ReceiptWorker: Service, Sendable {
     private let queue: JobQueue
     private let database: PostgresConfiguration
     let verifier: VerifyReceiptClient
+    /// Verifies each receipt on this machine before Apple is asked (`LocalReceiptDecision`); nil: off.
+    private let localReceipts: AppReceiptVerifier?
     private let writer: OutcomeWriter
     private let decision: AttemptDecision
     let metrics: WorkerMetrics
@@ -38,7 +41,9 @@ public final class ReceiptWorker: Service, Sendable {
     ///   - pool: connections for claims and outcome writes (2 are plenty).
     ///   - database: for the dedicated LISTEN connection.
     public init(configuration: WorkerConfiguration, pool: PostgresPool, database: PostgresConfiguration,
-                verifier: VerifyReceiptClient, metrics: WorkerMetrics = WorkerMetrics(), logger: Logger) {
+                verifier: VerifyReceiptClient, localReceipts: AppReceiptVerifier? = nil, metrics: WorkerMetrics = WorkerMetrics(),
+                logger: Logger) {
+        self.localReceipts = localReceipts
         self.configuration = configuration
         self.decision = configuration.decision
         self.queue = JobQueue(pool: pool, lifecycle: configuration.lifecycle)
@@ -180,13 +185,32 @@ public final class ReceiptWorker: Service, Sendable {
     private func verify(_ lease: JobLease) async {
         let sent = ContinuousClock.now
         var result: VerificationResult?
+        var decidedLocally = false
         defer {
             let (actions, remaining) = gate.withLock { gate in
-                (gate.finished(result, job: lease.id, sentAt: sent, now: .now), gate.inFlight)
+                if decidedLocally {
+                    gate.decidedLocally()
+                    return ([WorkerGate<ContinuousClock.Instant>.Action](), gate.inFlight)
+                }
+                return (gate.finished(result, job: lease.id, sentAt: sent, now: .now), gate.inFlight)
             }
             metrics.inFlight.record(remaining)
             perform(actions)
             wake.signal()
+        }
+        let check = await LocalReceiptCheck.run(localReceipts, receiptData: lease.receiptData)
+        let locallyValid: Bool
+        switch LocalReceiptDecision.decide(check, transactionID: lease.transactionID, verifier: .verifyReceipt) {
+        case .reject(let reason):
+            metrics.localReceiptChecks("rejected").increment()
+            writer.submit(FinishedAttempt(lease: lease, decision: .result(.rejected(reason: reason))))
+            decidedLocally = true   // Apple is not asked: the gate frees the slot and the breaker's admission
+            return
+        case .askApple(let valid):
+            locallyValid = valid
+            if localReceipts != nil { metrics.localReceiptChecks(valid ? "verified" : "unconfirmed").increment() }
+        case .lookUp, .resubmit:
+            locallyValid = false   // not produced for verifyReceipt
         }
         do {
             result = try await verifyHedged(lease.receiptData)
@@ -199,7 +223,7 @@ public final class ReceiptWorker: Service, Sendable {
         metrics.appleRequests(result.environment.rawValue).increment(by: result.calls)
         if case .retryLater(.tls) = result.outcome { metrics.appleTLSFailures(result.environment.rawValue).increment() }
         var random = SystemRandomNumberGenerator()
-        writer.submit(decision.decide(result, lease: lease, now: Date(), using: &random))
+        writer.submit(decision.decide(result, lease: lease, now: Date(), receiptVerifiedLocally: locallyValid, using: &random))
     }
 
     /// Carries out the gate's actions: logs, metrics, the fleet notice.

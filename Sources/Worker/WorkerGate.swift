@@ -167,6 +167,15 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
         !stopping && !probingSecret && (breakers[.production]?.isClosed ?? true)
     }
 
+    /// A claimed job was decided on this machine without asking Apple (a receipt refused by the
+    /// local check): its slot is free, and the production breaker gets its admission back — in
+    /// slow start the breaker admits only a threshold before Apple answers, and a run of garbage
+    /// never answered by Apple once held every later claim.
+    public mutating func decidedLocally() {
+        inFlight -= 1
+        breakers[.production]?.notSent(1)
+    }
+
     /// `count` claimed jobs go back unsent (their attempt given back).
     public mutating func released(_ count: Int) {
         inFlight -= count

@@ -14,6 +14,7 @@ extension WorkerMetrics {
         writeDuration: "Duration of one outcome transaction (grants, job ends, events), in seconds.",
         unmatchedGrantsTotal: "Grants recorded without a matching order (paid and granted; for ops to reconcile).",
         outageNoticesTotal: "Other workers' Apple outage notices: heard, or ignored because the sender is not a receiptq_worker login.",
+        localReceiptChecksTotal: "Receipts verified on this machine before Apple: rejected (provably not Apple's for our apps; Apple not asked), verified, or unconfirmed (Apple asked).",
         webhookDeliveriesTotal: "Webhook delivery attempts by result (delivered, retry, failed, released).",
         hedgesTotal: "Second requests sent to Apple for verifications unanswered past the recent p99 (at most 2% of requests).",
     ]

@@ -30,6 +30,8 @@ public struct WorkerMetrics: Sendable {
     let outageNotices: @Sendable (String) -> Counter
     /// Second requests for stragglers (`HedgePolicy`).
     let hedges: Counter
+    /// Receipts verified on this machine before Apple: rejected (no call), verified, unconfirmed.
+    let localReceiptChecks: @Sendable (String) -> Counter
 
     public init() {
         outcomes = { Counter(label: Self.verifications, dimensions: [("outcome", $0)]) }
@@ -44,6 +46,7 @@ public struct WorkerMetrics: Sendable {
         unmatchedGrants = Counter(label: Self.unmatchedGrantsTotal)
         outageNotices = { Counter(label: Self.outageNoticesTotal, dimensions: [("result", $0)]) }
         hedges = Counter(label: Self.hedgesTotal)
+        localReceiptChecks = { Counter(label: Self.localReceiptChecksTotal, dimensions: [("result", $0)]) }
     }
 
     func recordWritten(_ result: RecordOutcomes.Result, batchSize: Int, seconds: Double) {
@@ -66,6 +69,7 @@ public struct WorkerMetrics: Sendable {
     static let unmatchedGrantsTotal = "receiptq_worker_unmatched_grants_total"
     static let outageNoticesTotal = "receiptq_worker_outage_notices_total"
     static let hedgesTotal = "receiptq_worker_apple_hedges_total"
+    static let localReceiptChecksTotal = "receiptq_worker_local_receipt_checks_total"
 }
 
 extension JobOutcome {

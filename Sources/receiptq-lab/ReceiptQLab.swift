@@ -35,6 +35,7 @@ struct Bench: AsyncParsableCommand {
             BenchHTTP.self,
             BenchWebhooks.self,
             BenchAppStoreAPI.self,
+            BenchReceipts.self,
             BenchAppStoreAPICaller.self,
             BenchJWS.self,
         ]

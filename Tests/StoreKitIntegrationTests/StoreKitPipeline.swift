@@ -164,7 +164,7 @@ final class StoreKitPipeline: Sendable {
     /// (with `serverAPI`) transaction ids — and receipts, with `receiptsThroughServerAPI` —
     /// through the fake's App Store Server API. Test-sized retry delays.
     func startRunner(name: String = "sk2-runner", serverAPI: Bool = true, receiptsThroughServerAPI: Bool = false,
-                     confirmSignedTransactions: Bool = false, acceptSandbox: Bool = true) throws -> RunningService {
+                     confirmSignedTransactions: Bool = false, acceptSandbox: Bool = true, localReceipts: Bool = false) throws -> RunningService {
         let http = HTTPClient(configuration: HTTPClientConfiguration(defaultTimeout: .seconds(5)))
         let workerPool = PostgresPool(configuration: asWorker, size: 3, logger: Logger(label: "sk2-pool"))
         let budgetPool = PostgresPool(configuration: asWorker, size: 2, logger: Logger(label: "sk2-pool"))
@@ -181,7 +181,9 @@ final class StoreKitPipeline: Sendable {
         let runner = TransactionJobRunner(
             configuration: configuration, pool: workerPool, database: asWorker,
             checker: TransactionChecker(verifier: try SignedTransactionVerifier(trustedRoots: roots, bundleIds: [Self.bundleId]),
-                                        serverAPI: clients, confirmSignedTransactions: confirmSignedTransactions),
+                                        serverAPI: clients, confirmSignedTransactions: confirmSignedTransactions,
+                                        localReceipts: localReceipts ? try AppReceiptVerifier(configuration: .init(
+                                            trustedRoots: roots, bundleIds: [Self.bundleId], environments: [.production, .sandbox])) : nil),
             lifecycle: JobLifecycle(), logger: logger)
         return RunningService(runner, logger: logger, pools: [workerPool, budgetPool], http: http)
     }

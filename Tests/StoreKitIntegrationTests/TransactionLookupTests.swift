@@ -92,6 +92,40 @@ struct TransactionLookupTests {
         }
     }
 
+    @Test("--receipt-verifier local+server-api: only a transaction the verified receipt holds is looked up; garbage costs no call")
+    func receiptsVerifiedLocallyThenThroughServerAPI() async throws {
+        try await withPipeline { pipeline in
+            let runner = try pipeline.startRunner(receiptsThroughServerAPI: true, localReceipts: true)
+            func serverAPICalls() -> Int {
+                pipeline.fake.stats.snapshot().outcomes.filter { $0.key.hasPrefix("api.") }.values.reduce(0, +)
+            }
+            let garbage = try await pipeline.post("/v1/receipts", [
+                "receipt_data": Data("not a receipt".utf8).base64EncodedString(), "transaction_id": "2000000000000999", "user_id": "u1",
+            ])
+            let refused = try await pipeline.final(try #require(garbage.id))
+            #expect(refused["verdict"] as? String == "not_paid", "\(refused)")
+            #expect(serverAPICalls() == 0, "a receipt refused locally is never looked up")
+
+            let purchase = try pipeline.buy("com.example.pro", type: .nonConsumable)
+            let receipt = try pipeline.fake.serverAPI.mintReceipt(FakeReceipt(bundleID: StoreKitPipeline.bundleId, inApp: [
+                FakeTransaction(transactionID: purchase.transactionId, originalTransactionID: purchase.originalTransactionId,
+                                productID: purchase.productId),
+            ]))
+            let good = try await pipeline.post("/v1/receipts", ["receipt_data": receipt, "transaction_id": purchase.transactionId, "user_id": "u1"])
+            let delivered = try await pipeline.final(try #require(good.id))
+            #expect(delivered["verdict"] as? String == "delivered", "\(delivered)")
+            #expect(pipeline.fake.stats.snapshot().validAnswersByTransactionID.isEmpty, "verifyReceipt was not asked")
+
+            // Someone else's transaction id, claimed with a genuine receipt that does not hold it.
+            let other = try pipeline.buy("com.example.coins", type: .consumable, customer: "customer-2")
+            let claimed = try await pipeline.post("/v1/receipts", ["receipt_data": receipt, "transaction_id": other.transactionId, "user_id": "u2"])
+            let resubmit = try await pipeline.final(try #require(claimed.id))
+            #expect(resubmit["verdict"] as? String == "resubmit", "\(resubmit)")
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.grants WHERE transaction_id = $1", [other.transactionId]) == 0)
+            try await runner.stop()
+        }
+    }
+
     @Test("--confirm-signed-transactions: a JWS refunded since the app got it is not paid")
     func confirmation() async throws {
         try await withPipeline { pipeline in

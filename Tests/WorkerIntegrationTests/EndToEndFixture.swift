@@ -1,3 +1,4 @@
+import AppleSignedData
 import AppStore
 import FakeAppStore
 import Foundation
@@ -60,7 +61,7 @@ struct EndToEnd {
 
     /// Runs an in-process worker until the returned handle is stopped.
     func startWorker(_ configuration: WorkerConfiguration, sharedSecret: String? = nil, timeout: Duration = .seconds(5),
-                     logs: CapturedLogs? = nil) -> RunningWorker {
+                     logs: CapturedLogs? = nil, localReceipts: AppReceiptVerifier? = nil) -> RunningWorker {
         let http = HTTPClient(configuration: HTTPClientConfiguration(defaultTimeout: timeout))
         let verifier = VerifyReceiptClient(httpClient: http, configuration: VerifyReceiptClientConfiguration(
             productionURL: fake.productionURL, sandboxURL: fake.sandboxURL, sharedSecret: sharedSecret, requestTimeout: timeout))
@@ -68,7 +69,7 @@ struct EndToEnd {
         var logger = logs.map { logs in Logger(label: "test-worker") { _ in CapturingLogHandler(logs: logs) } } ?? Logger(label: "test-worker")
         logger.logLevel = .warning
         let worker = ReceiptWorker(configuration: configuration, pool: workerPool, database: workerDatabase,
-                                   verifier: verifier, logger: logger)
+                                   verifier: verifier, localReceipts: localReceipts, logger: logger)
         let group = ServiceGroup(configuration: .init(services: [worker], logger: logger))
         let task = Task { try await group.run() }
         return RunningWorker(worker: worker, group: group, task: task, pool: workerPool, http: http)

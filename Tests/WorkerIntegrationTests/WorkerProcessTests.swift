@@ -10,7 +10,7 @@ extension EndToEnd {
                      shutdownDeadline: String = "20s", adminPort: Int = 0, environment: [String: String] = [:]) throws -> ChildProcess {
         try ChildProcess(arguments: [
             "worker", "--database-url", workerURL, "--name", name,
-            "--concurrency", "\(concurrency)", "--bundle-ids", bundleID,
+            "--concurrency", "\(concurrency)", "--bundle-ids", bundleID, "--receipt-check", "off",
             "--apple-production-url", fake.productionURL, "--apple-sandbox-url", fake.sandboxURL,
             "--apple-timeout", appleTimeout, "--lease", lease, "--poll-interval", "500ms",
             "--shutdown-deadline", shutdownDeadline, "--admin-port", "\(adminPort)",

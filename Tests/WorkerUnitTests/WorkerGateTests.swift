@@ -39,6 +39,15 @@ struct WorkerGateTests {
         #expect(gate.slotsToClaim(now: clock.now) == 0)   // stopping: never again
     }
 
+    @Test func receiptsRejectedLocallyGiveTheirAdmissionBackSoGarbageNeverStallsClaims() {
+        var gate = gate()
+        #expect(gate.slotsToClaim(now: clock.now) == 20)    // slow start: Apple has answered nothing yet
+        _ = gate.claimed(20, of: 20, now: clock.now)
+        for _ in 0..<20 { gate.decidedLocally() }          // all garbage: Apple never asked
+        #expect(gate.inFlight == 0)
+        #expect(gate.slotsToClaim(now: clock.now) == 20)    // still in slow start, and not stuck at 0
+    }
+
     @Test func aNewWorkerSendsAtMostAThresholdUntilAppleAnswersOne() {
         var gate = gate()
         #expect(gate.slotsToClaim(now: clock.now) == 20)

@@ -45,6 +45,11 @@ public struct AppReceiptVerificationError: Error, Sendable, Hashable, CustomStri
         /// No path from the signer through one intermediate to a configured root, or the receipt
         /// carries a certificate that is neither on that path nor a configured root.
         case chainNotTrusted
+        /// The chain leads to a root none of the configured roots is named as: the intermediate's
+        /// issuer is not the subject of a trusted root (and any root the receipt carries is that
+        /// stranger). Perhaps a root Apple introduced after this release — so callers ask Apple
+        /// rather than call it a forgery (see `provesNotAnAppleReceiptOfOurs`).
+        case unknownRoot
         /// The intermediate lacks Apple's WWDR marker (OID 1.2.840.113635.100.6.2.1).
         case intermediateOIDMissing
         /// The signer lacks Apple's receipt-signing marker (OID 1.2.840.113635.100.6.11.1).
@@ -79,6 +84,7 @@ public struct AppReceiptVerificationError: Error, Sendable, Hashable, CustomStri
             case .malformedPayload: "malformed payload"
             case .unparsableAttribute: "unparsable receipt field"
             case .chainNotTrusted: "certificate chain not trusted"
+            case .unknownRoot: "certificate chain ends in an unknown root"
             case .intermediateOIDMissing: "intermediate certificate is not Apple WWDR"
             case .leafOIDMissing: "signer is not an App Store receipt signing certificate"
             case .certificateExpired: "certificate expired at creation date"
@@ -99,6 +105,9 @@ public struct AppReceiptVerificationError: Error, Sendable, Hashable, CustomStri
     }
 
     public var description: String { "app receipt refused: \(reason.summary)" }
+
+    /// The reason as a short phrase ("bad signature"), for a job's recorded reason.
+    public var reasonSummary: String { reason.summary }
 
     public var debugDescription: String {
         "AppReceiptVerificationError(\(reason.rawValue)" + (detail.map { ", \($0)" } ?? "") + ")"

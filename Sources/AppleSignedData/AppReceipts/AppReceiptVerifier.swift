@@ -27,6 +27,7 @@ public final class AppReceiptVerifier: Sendable {
     public let configuration: Configuration
     private let chains: ChainValidator
     private let trustedRootsDER: [[UInt8]]
+    private let trustedSubjects: [DistinguishedName]
     private let cache: ReceiptChainCache
 
     public init(configuration: Configuration) throws {
@@ -42,6 +43,7 @@ public final class AppReceiptVerifier: Sendable {
             try serializer.serialize(root)
             return serializer.serializedBytes
         }
+        self.trustedSubjects = configuration.trustedRoots.map(\.subject)
         self.cache = ReceiptChainCache(capacity: configuration.chainCacheCapacity)
     }
 
@@ -62,7 +64,7 @@ public final class AppReceiptVerifier: Sendable {
         if let cached {
             (sent, signerKey) = (nil, cached.signerKey)
         } else {
-            let chain = try ReceiptSigningChain(signedData, trustedRoots: trustedRootsDER)
+            let chain = try ReceiptSigningChain(signedData, trustedRoots: trustedRootsDER, trustedSubjects: trustedSubjects)
             (sent, signerKey) = (chain, chain.signerKey)
         }
         try signedData.checkSignature(with: signerKey)
@@ -72,7 +74,7 @@ public final class AppReceiptVerifier: Sendable {
         let validationTime = receipt.creationDate ?? configuration.now()
 
         if !(cached?.covers(validationTime) ?? false) {
-            let chain = try sent ?? ReceiptSigningChain(signedData, trustedRoots: trustedRootsDER)
+            let chain = try sent ?? ReceiptSigningChain(signedData, trustedRoots: trustedRootsDER, trustedSubjects: trustedSubjects)
             let validated = try await validate(chain, at: validationTime)
             cache.insert(.init(
                 signerKey: chain.signerKey,
@@ -97,7 +99,8 @@ public final class AppReceiptVerifier: Sendable {
             case .leafOIDMissing: .leafOIDMissing
             case .certificateExpired: .certificateExpired
             case .certificateNotYetValid: .certificateNotYetValid
-            default: .chainNotTrusted
+            // No path at all, and the intermediate names an issuer no trusted root is: unknown, not forged.
+            default: trustedSubjects.contains(chain.intermediate.issuer) ? .chainNotTrusted : .unknownRoot
             }
             throw AppReceiptVerificationError(reason, error.detail)
         }

@@ -11,7 +11,7 @@ struct ReceiptSigningChain {
     var intermediate: Certificate
     var signerKey: ReceiptSignerKey
 
-    init(_ signedData: CMSSignedData, trustedRoots: [[UInt8]]) throws {
+    init(_ signedData: CMSSignedData, trustedRoots: [[UInt8]], trustedSubjects: [DistinguishedName]) throws {
         let certificates = try signedData.certificates.enumerated().map { index, node in
             guard node.identifier == .sequence, let certificate = UntrustedCertificate.parse(Array(node.encodedBytes)) else {
                 throw AppReceiptVerificationError(.unparsableCertificate, "certificate \(index) is not DER X.509")
@@ -31,6 +31,12 @@ struct ReceiptSigningChain {
         }
         for (index, node) in signedData.certificates.enumerated() where index != leafIndex && index != intermediateIndex {
             guard trustedRoots.contains(where: { $0.elementsEqual(node.encodedBytes) }) else {
+                // A self-signed issuer of the intermediate that no trusted root is named as: a root
+                // we do not know (Apple's next one?), not a look-alike of ours.
+                let issuer = certificates[intermediateIndex].issuer
+                if !trustedSubjects.contains(issuer), certificates[index].subject == issuer, certificates[index].issuer == issuer {
+                    throw AppReceiptVerificationError(.unknownRoot, "certificate \(index) is a root that is not configured")
+                }
                 throw AppReceiptVerificationError(.chainNotTrusted, "certificate \(index) is neither on the signing path nor a configured root")
             }
         }

@@ -13,6 +13,7 @@ public struct UnverifiedAppReceipt: Sendable {
     public var hasSignedAttributes: Bool
     /// How many certificates the receipt carries.
     public var certificateCount: Int
+    private let signedData: CMSSignedData
 
     /// Parses a base64 receipt (whitespace and line breaks allowed).
     public init(base64 text: some StringProtocol, limits: AppReceiptLimits = AppReceiptLimits()) throws {
@@ -21,10 +22,18 @@ public struct UnverifiedAppReceipt: Sendable {
 
     /// Parses a receipt given as its BER/DER bytes.
     public init(der bytes: [UInt8], limits: AppReceiptLimits = AppReceiptLimits()) throws {
-        let signedData = try CMSSignedData(der: bytes, limits: limits)
+        signedData = try CMSSignedData(der: bytes, limits: limits)
         contents = try ReceiptPayloadDecoder.decode(signedData.content)
         digestAlgorithm = signedData.signer.digestAlgorithm
         hasSignedAttributes = signedData.signer.signedAttributes != nil
         certificateCount = signedData.certificates.count
+    }
+
+    /// Whether the signature verifies under `certificate`'s key — no chain, no trust decision: for
+    /// a party that knows the one signer it accepts (the fake App Store reading back what it
+    /// signed, as Apple's verifyReceipt knows its own keys). Synchronous, unlike chain validation.
+    public func isSigned(by certificate: Certificate) -> Bool {
+        guard let key = try? ReceiptSignerKey(certificate.publicKey) else { return false }
+        return (try? signedData.checkSignature(with: key)) != nil
     }
 }

@@ -13,6 +13,7 @@ import Foundation
 /// | `POST /fake/admin/consumption-request` `{transactionId, environment?}` | asks for consumption | `CONSUMPTION_REQUEST` |
 /// | `POST /fake/admin/test-notification` `{environment?}` | a TEST notification | `TEST` |
 /// | `POST /fake/admin/signed-transaction` `{transactionId, environment?}` | what StoreKit 2 hands the app now: `{signedTransaction}` | – |
+/// | `POST /fake/admin/receipts` `FakeReceipt` (JSON) | mints it as a real PKCS #7 app receipt signed by the test CA: `{"receipt_data"}` | – |
 /// | `POST /fake/admin/faults` `FakeFault` | answers the next requests with a failure | – |
 /// | `GET /fake/admin/purchases`, `/notifications`, `/consumption` | lists | – |
 extension FakeServerAPI {
@@ -86,6 +87,8 @@ extension FakeServerAPI {
             case ("GET", "/fake/admin/notifications"): return .json(200, notifications.all())
             case ("GET", "/fake/admin/consumption"): return .json(200, consumptionReports())
             case ("POST", "/fake/admin/purchases"): return .json(201, try buy(decode(FakePurchaseRequest.self, body)))
+            case ("POST", "/fake/admin/receipts"):
+                return .json(201, ["receipt_data": try mintReceipt(decode(FakeReceipt.self, body))])
             case ("POST", "/fake/admin/faults"):
                 try inject(decode(FakeFault.self, body))
                 return FakeServerAPIAnswer(status: 204)

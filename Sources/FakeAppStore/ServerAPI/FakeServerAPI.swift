@@ -32,6 +32,15 @@ public final class FakeServerAPI: Sendable {
         self.now = now
     }
 
+    /// Who signs the fake's PKCS #7 app receipts: the test CA's leaf (it carries Apple's
+    /// receipt-signing OID), so the same root (`rootCertificatePEM`) anchors receipts and JWS.
+    public var receiptSigner: ReceiptSigningIdentity { signer.pki.receiptSigner }
+
+    /// `receipt` as a real PKCS #7 app receipt signed by this fake, base64 as an app sends it.
+    public func mintReceipt(_ receipt: FakeReceipt, createdAt: Date? = nil) throws -> String {
+        try receipt.pkcs7(signer: receiptSigner, createdAt: createdAt ?? now())
+    }
+
     /// The root certificate a verifier must trust to accept what this fake signs.
     public var rootCertificatePEM: String { signer.rootCertificatePEM }
 

@@ -10,6 +10,11 @@ public enum TransactionCheck: Sendable {
     case signatureRefused(SignedDataVerificationError.Reason)
     /// The App Store Server API knows no such transaction in either environment.
     case notFoundAnywhere
+    /// A receipt job (`--receipt-verifier local+server-api`) whose receipt provably is not Apple's
+    /// for our apps: refused locally, Apple not asked.
+    case receiptRefused(reason: String)
+    /// A receipt job whose locally verified receipt does not hold the client's transaction yet.
+    case notInReceipt(reason: String)
     /// The App Store Server API did not give an answer we can decide on.
     case serverAPI(ServerAPIError)
 }

@@ -15,11 +15,17 @@ public struct TransactionChecker: Sendable {
     /// Also look a signed transaction up with Get Transaction Info (Apple's current view: a refund
     /// since the app got the JWS). Costs one call of the rate budget per purchase.
     public let confirmSignedTransactions: Bool
+    /// With `--receipt-verifier local+server-api`: a receipt job's receipt is verified here first
+    /// and only a transaction it holds is looked up (`LocalReceiptDecision`). nil: the client's id
+    /// is looked up as it comes (`server-api`).
+    public let localReceipts: AppReceiptVerifier?
 
-    public init(verifier: SignedTransactionVerifier, serverAPI: ServerAPIClients?, confirmSignedTransactions: Bool = false) {
+    public init(verifier: SignedTransactionVerifier, serverAPI: ServerAPIClients?, confirmSignedTransactions: Bool = false,
+                localReceipts: AppReceiptVerifier? = nil) {
         self.verifier = verifier
         self.serverAPI = serverAPI
         self.confirmSignedTransactions = confirmSignedTransactions
+        self.localReceipts = localReceipts
     }
 
     public func check(_ lease: JobLease) async -> TransactionCheck {
@@ -36,6 +42,15 @@ public struct TransactionChecker: Sendable {
             guard confirmSignedTransactions, serverAPI != nil, case .verified(let transaction, _) = local,
                   let id = transaction.transactionId else { return local }
             return await lookUp(id)
+        }
+        if lease.kind == .receipt, let localReceipts {
+            let local = await LocalReceiptCheck.run(localReceipts, receiptData: lease.receiptData)
+            switch LocalReceiptDecision.decide(local, transactionID: lease.transactionID, verifier: .localThenServerAPI) {
+            case .reject(let reason): return .receiptRefused(reason: reason)
+            case .resubmit(let reason): return .notInReceipt(reason: reason)
+            case .lookUp(let id): return await lookUp(id)
+            case .askApple: return await lookUp(lease.transactionID)   // not produced for local+server-api
+            }
         }
         return await lookUp(lease.transactionID)
     }

@@ -13,6 +13,8 @@ import ReceiptQueue
 /// | verified in the sandbox while sandbox purchases are refused | rejected: no money changed hands |
 /// | signature, chain or claims refused by the worker after the API accepted them | failed (configuration drift; re-drivable) |
 /// | no such transaction in either environment; Apple says the id is invalid | rejected |
+/// | (local+server-api) the receipt provably is not Apple's for our apps | rejected, Apple not asked |
+/// | (local+server-api) the verified receipt does not hold the client's transaction | resubmit |
 /// | Apple-side trouble (5xx, retryable codes, network) | retry with backoff |
 /// | no answer in time | timed_out (the scheduler requeues) |
 /// | rate limited (429) | retry when Apple's `Retry-After` says |
@@ -59,6 +61,10 @@ public struct TransactionDecision: Sendable {
                 decision = .result(.failed(reason: "the worker refused a signature the API accepted (\(SignedDataVerificationError(reason).description)): "
                     + "give the API and the workers the same --signed-data-root, --bundle-ids and --reject-sandbox, then receiptq redrive"))
             }
+        case .receiptRefused(let reason):
+            decision = .result(.rejected(reason: reason))
+        case .notInReceipt(let reason):
+            decision = .result(.resubmit(reason: reason))
         case .notFoundAnywhere:
             decision = .result(.rejected(reason: "App Store Server API: no such transaction in production or the sandbox"))
         case .serverAPI(let error):
@@ -104,6 +110,15 @@ public struct TransactionDecision: Sendable {
         case .autoRenewableSubscription: "auto_renewable"
         case .nonRenewingSubscription: "non_renewing"
         case .unknown: nil
+        }
+    }
+
+    /// Whether the check asked Apple at all (a receipt decided by the local check did not): a
+    /// check that did not is neither success nor failure for the Server API's circuit breaker.
+    public static func reachedApple(_ check: TransactionCheck) -> Bool {
+        switch check {
+        case .receiptRefused, .notInReceipt: false
+        default: true
         }
     }
 

@@ -190,7 +190,9 @@ public final class TransactionJobRunner: Service, Sendable {
         let moved: CircuitBreaker<ContinuousClock.Instant>.Phase? = state.withLock { state in
             state.inFlight -= 1
             let before = state.breaker.phase
-            if TransactionDecision.isAppleTrouble(check) {
+            if !TransactionDecision.reachedApple(check) {
+                state.breaker.notSent(1)   // decided on this machine: says nothing of Apple's health
+            } else if TransactionDecision.isAppleTrouble(check) {
                 state.breaker.recordFailure(now: ContinuousClock.now, sentAt: sent)
             } else {
                 state.breaker.recordSuccess(now: ContinuousClock.now, sentAt: sent)

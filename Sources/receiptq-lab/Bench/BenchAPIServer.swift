@@ -52,7 +52,8 @@ final class BenchAPIServer {
         case .child:
             let (port, admin) = (try freePort(), try freePort())
             let arguments = ["api", "--database-url", try await scratch.connectionString(as: .api), "--port", "\(port)",
-                             "--admin-port", "\(admin)", "--rate-limit", "0", "--pool-size", "\(poolSize)"]
+                             "--admin-port", "\(admin)", "--rate-limit", "0", "--pool-size", "\(poolSize)",
+                             "--receipt-check", "off"]   // the fake's JSON receipts; `bench receipts` measures the check
                 + (groupCommit ? [] : ["--no-group-commit"])
             var environment = ProcessInfo.processInfo.environment
             environment["RECEIPTQ_API_TOKENS"] = TokenDigests.hexDigest(of: token)

@@ -217,9 +217,9 @@ struct ChaosCommand: AsyncParsableCommand {
         return { role in
             switch role {
             case .api:
-                ["api", "--database-url", api, "--port", "\(apiPort)", "--admin-port", "0"] + migrationsFlag
+                ["api", "--database-url", api, "--port", "\(apiPort)", "--admin-port", "0", "--receipt-check", "off"] + migrationsFlag
             case .worker:
-                ["worker", "--database-url", worker, "--bundle-ids", ChaosPurchase.bundleID, "--concurrency", "2000",
+                ["worker", "--database-url", worker, "--bundle-ids", ChaosPurchase.bundleID, "--concurrency", "2000", "--receipt-check", "off",
                  "--apple-production-url", production, "--apple-sandbox-url", sandbox,
                  "--apple-timeout", timeout, "--lease", lease, "--shutdown-deadline", "5s"]
             case .scheduler:

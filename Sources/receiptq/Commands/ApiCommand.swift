@@ -54,6 +54,9 @@ struct ApiCommand: AsyncParsableCommand {
     @Option(help: "Close a connection that sends no complete request part for this long (idle keep-alive, slowloris). Default: \(defaults.idleTimeout.argumentText).")
     var idleTimeout: Duration?
 
+    @Option(help: "local: verify each receipt on submission and answer 422 (never stored) to one that provably is not Apple's for your --bundle-ids; off: store every receipt unchecked. Or $RECEIPTQ_RECEIPT_CHECK. Default: local.")
+    var receiptCheck: ReceiptCheckMode?
+
     @Flag(help: "Insert each receipt in its own statement and commit (for comparison only).")
     var noGroupCommit = false
 
@@ -73,6 +76,10 @@ struct ApiCommand: AsyncParsableCommand {
         settings.groupCommit.enabled = !noGroupCommit
         settings.idleTimeout = idleTimeout ?? settings.idleTimeout
         settings.signedTransactions = try signedData.verifier(environment)
+        if try ReceiptCheckMode.resolve(receiptCheck, environment) == .local {
+            settings.receiptCheck = try ReceiptCheckMode.verifier(bundleIds: signedData.bundleIdSet(environment),
+                                                                  rootPaths: signedData.rootPaths(environment))
+        }
         do {
             try settings.validate()
         } catch {
@@ -104,7 +111,8 @@ struct ApiCommand: AsyncParsableCommand {
         let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         logger.info("api starting", metadata: ["database": "\(config.redacted)", "host": "\(settings.host)",
                                                "port": "\(settings.port)", "admin": "\(adminSettings.host):\(adminSettings.port)",
-                                               "tokens": "\(settings.tokens.count)"])
+                                               "tokens": "\(settings.tokens.count)",
+                                               "receipt_check": "\(settings.receiptCheck == nil ? "off" : "local")"])
         try await group.run()
     }
 

@@ -31,12 +31,18 @@ struct WorkerCommand: AsyncParsableCommand {
         case verifyReceipt = "verify-receipt"
         /// The client's transaction id through the App Store Server API; the receipt kept for audit.
         case serverAPI = "server-api"
+        /// The receipt verified locally, then the client's transaction id — only if the receipt
+        /// holds it — through the App Store Server API.
+        case localServerAPI = "local+server-api"
         /// server-api when App Store Server API credentials are configured, else verify-receipt.
         case auto
     }
 
-    @Option(help: "How receipts are verified: verify-receipt, server-api (the client's transaction id through Get Transaction Info), or auto (server-api when credentials are configured). Or $RECEIPTQ_RECEIPT_VERIFIER. Default: auto.")
+    @Option(help: "How receipts are verified: verify-receipt, server-api (the client's transaction id through Get Transaction Info), local+server-api (the receipt verified locally, then the client's transaction — found in it — through Get Transaction Info), or auto (server-api when credentials are configured). Or $RECEIPTQ_RECEIPT_VERIFIER. Default: auto.")
     var receiptVerifier: ReceiptVerifier?
+
+    @Option(help: "local: verify each receipt on this machine first and reject, without asking Apple, one that provably is not Apple's for --bundle-ids (a receipt we merely cannot confirm still goes to Apple); off: send every receipt to Apple. Or $RECEIPTQ_RECEIPT_CHECK. Default: local.")
+    var receiptCheck: ReceiptCheckMode?
 
     @Flag(help: "Also confirm each StoreKit 2 signed transaction with Get Transaction Info (Apple's current view; costs rate budget).")
     var confirmSignedTransactions = false
@@ -159,21 +165,27 @@ struct WorkerCommand: AsyncParsableCommand {
             maxIdleEasyHandles: settings.concurrency))
         let verifier = VerifyReceiptClient(httpClient: http, configuration: settings.apple)
         let pool = PostgresPool(configuration: databaseConfiguration, size: 3, logger: logger)
+        let receiptCheck = try ReceiptCheckMode.resolve(self.receiptCheck, environment)
+        let localReceipts = receiptCheck == .local
+            ? try ReceiptCheckMode.verifier(bundleIds: settings.bundleIDs, rootPaths: serverAPI.rootPaths(environment)) : nil
         let worker = ReceiptWorker(configuration: settings, pool: pool, database: databaseConfiguration,
-                                   verifier: verifier, logger: logger)
+                                   verifier: verifier, localReceipts: localReceipts, logger: logger)
 
         // StoreKit 2 signed transactions (always, locally) and App Store Server API lookups (with credentials).
         let chosen = try receiptVerifier ?? environment.string("RECEIPTQ_RECEIPT_VERIFIER").map {
             guard let value = ReceiptVerifier(rawValue: $0) else {
-                throw ConfigurationError("RECEIPTQ_RECEIPT_VERIFIER must be verify-receipt, server-api or auto")
+                throw ConfigurationError("RECEIPTQ_RECEIPT_VERIFIER must be verify-receipt, server-api, local+server-api or auto")
             }
             return value
         } ?? .auto
         let serverAPIConfigured = serverAPI.isConfigured(environment)
-        if chosen == .serverAPI && !serverAPIConfigured {
-            throw ConfigurationError("--receipt-verifier server-api needs App Store Server API credentials (--app-store-key-file …)")
+        if (chosen == .serverAPI || chosen == .localServerAPI) && !serverAPIConfigured {
+            throw ConfigurationError("--receipt-verifier \(chosen.rawValue) needs App Store Server API credentials (--app-store-key-file …)")
         }
-        let receiptsThroughServerAPI = chosen == .serverAPI || (chosen == .auto && serverAPIConfigured)
+        if chosen == .localServerAPI && localReceipts == nil {
+            throw ConfigurationError("--receipt-verifier local+server-api verifies the receipt locally: it needs --receipt-check local")
+        }
+        let receiptsThroughServerAPI = chosen == .serverAPI || chosen == .localServerAPI || (chosen == .auto && serverAPIConfigured)
         let transactionVerifier: SignedTransactionVerifier
         do {
             transactionVerifier = try SignedTransactionVerifier(trustedRoots: try serverAPI.trustedRoots(environment),
@@ -197,7 +209,8 @@ struct WorkerCommand: AsyncParsableCommand {
         let runner = TransactionJobRunner(
             configuration: runnerSettings, pool: pool, database: databaseConfiguration,
             checker: TransactionChecker(verifier: transactionVerifier, serverAPI: serverClients,
-                                        confirmSignedTransactions: confirmSignedTransactions),
+                                        confirmSignedTransactions: confirmSignedTransactions,
+                                        localReceipts: chosen == .localServerAPI ? localReceipts : nil),
             lifecycle: settings.lifecycle, logger: logger)
         // App Store Server Notifications the API committed: applied in Apple's order, verified again.
         let notificationPool = PostgresPool(configuration: databaseConfiguration, size: 3, logger: logger)
@@ -214,6 +227,7 @@ struct WorkerCommand: AsyncParsableCommand {
             "database": "\(databaseConfiguration.redacted)", "bundle_ids": "\(settings.bundleIDs.sorted())",
             "accept_sandbox": "\(settings.acceptSandbox)", "shared_secret": "\(settings.apple.sharedSecret == nil ? "not set" : "set")",
             "receipts_verified_by": "\(receiptsThroughServerAPI ? "App Store Server API" : "verifyReceipt")",
+            "receipt_check": "\(receiptCheck.rawValue)",
             "server_api": "\(serverAPIConfigured ? "configured" : "not configured")",
         ])
         var services: [any Service] = receiptsThroughServerAPI ? [runner, notifications, deliverer] : [worker, runner, notifications, deliverer]

@@ -1,0 +1,30 @@
+import AppleSignedData
+import X509
+
+/// How the fake's verifyReceipt reads `receipt-data`, as Apple's server does: its JSON format
+/// (`FakeReceipt`) or a real PKCS #7 app receipt. A PKCS #7 receipt counts only if the fake's own
+/// receipt signer signed it — the fake knows its one key as Apple knows its own — so a tampered
+/// receipt or an attacker's is answered 21003 (not authentic); anything unreadable 21002.
+public struct FakeReceiptReader: Sendable {
+    public enum Reading: Sendable, Equatable {
+        case receipt(FakeReceipt)
+        /// A well-formed app receipt the fake did not sign (21003).
+        case notAuthentic
+        /// Not a receipt at all (21002).
+        case unreadable
+    }
+
+    /// The certificate whose key signs the fake's receipts; nil reads the JSON format only.
+    public let signer: Certificate?
+
+    public init(signer: Certificate? = nil) {
+        self.signer = signer
+    }
+
+    public func read(base64 text: String) -> Reading {
+        if let receipt = FakeReceipt.decode(base64: text) { return .receipt(receipt) }
+        guard let signer, let parsed = try? UnverifiedAppReceipt(base64: text) else { return .unreadable }
+        guard parsed.isSigned(by: signer) else { return .notAuthentic }
+        return FakeReceipt(appReceipt: parsed.contents).map(Reading.receipt) ?? .unreadable
+    }
+}
