@@ -10,7 +10,7 @@ import ReceiptQueueTesting
 /// `receiptq-lab bench outage`: a steady stream of receipts against the fake App Store (a child
 /// process, 3–6 s per answer) while Apple goes down for `--outage` in each `--mode` and comes
 /// back — or, with `--outage 0s` and `--faults`, merely degraded. Real `receiptq worker`
-/// processes. Prints, per mode: how long after Apple's return the first request reached it (the
+/// processes and a `receiptq scheduler` (it puts hung verifications back). Prints, per mode: how long after Apple's return the first request reached it (the
 /// idle gap), how long the backlog took to drain, Apple requests per receipt, time to verdict
 /// p50/p99/max, breaker openings (from the workers' logs), and outcomes.
 struct BenchOutage: AsyncParsableCommand {
@@ -100,7 +100,13 @@ struct BenchOutage: AsyncParsableCommand {
             ], environment: ProcessInfo.processInfo.environment.merging(["RECEIPTQ_LOG_LEVEL": "warning"]) { $1 },
                stderr: .file(logs.appendingPathComponent("worker-\(index).log").path))
         }
+        // The scheduler puts hung verifications (timed out) back, as in production.
+        let scheduler = try SpawnedProcess(executable: ReceiptQBinary.url.path, arguments: [
+            "scheduler", "--database-url", try await scratch.connectionString(as: .scheduler), "--interval", "1s",
+        ], environment: ProcessInfo.processInfo.environment.merging(["RECEIPTQ_LOG_LEVEL": "warning"]) { $1 },
+           stderr: .file(logs.appendingPathComponent("scheduler.log").path))
         defer { children.forEach { if $0.isRunning { $0.terminate() } } }
+        defer { if scheduler.isRunning { scheduler.terminate() } }
 
         // The stream: `rate` receipts a second, in 10 batches a second, until `after` past the return.
         let streamFor = before + outage + after
@@ -127,6 +133,7 @@ struct BenchOutage: AsyncParsableCommand {
             try await Task.sleep(for: .milliseconds(250))
         }
         let stats = try await fake.stats()
+        scheduler.terminate()
         for child in children { child.terminate() }
         for child in children { child.waitUntilExit() }
         await fake.stop()
