@@ -33,6 +33,7 @@ struct Bench: AsyncParsableCommand {
             BenchAPI.self,
             BenchHTTP.self,
             BenchWebhooks.self,
+            BenchNotifications.self,
             BenchAppStoreAPI.self,
             BenchAppStoreAPICaller.self,
             BenchJWS.self,
