@@ -9,7 +9,8 @@ import ReceiptQueueTesting
 /// in as the worker's role, trusting the bench's CA) drain the notifications the API stored, each
 /// verified again and applied with its events in one transaction by the worker's
 /// `NotificationRunner`. Applied/s is counted between the first and the last sample that saw
-/// progress, so the processes' start-up is not in it.
+/// progress, so the processes' start-up is not in it; it stops after `timeout` even if notifications
+/// are left (the rate is then over what was applied).
 struct BenchNotificationDrain {
     struct Figures: Codable {
         var workers: Int
@@ -26,7 +27,7 @@ struct BenchNotificationDrain {
     let workers: Int
     let signedData: BenchAPIServer.SignedData
 
-    func run(pool: PostgresPool, timeout: Duration = .seconds(600)) async throws -> Figures {
+    func run(pool: PostgresPool, timeout: Duration) async throws -> Figures {
         let stored = try await count("SELECT count(*) AS n FROM receiptq.notifications", pool)
         let url = try await scratch.connectionString(as: .worker)
         var environment = ProcessInfo.processInfo.environment

@@ -46,6 +46,9 @@ struct BenchNotifications: AsyncParsableCommand {
     @Option(help: "Worker processes applying the stored notifications (0: skip).")
     var workers = 2
 
+    @Option(help: "Longest time the workers get to apply what was stored (the rate is over what they applied).")
+    var drainTime: Duration = .seconds(30)
+
     @Flag(help: "Print one JSON object.")
     var json = false
 
@@ -53,7 +56,7 @@ struct BenchNotifications: AsyncParsableCommand {
         guard (1...4096).contains(connections) else { throw ValidationError("--connections must be 1…4096") }
         guard duration > .zero, notifications > 0 else { throw ValidationError("--duration and --notifications must be positive") }
         guard rate >= 0, rate <= 50_000 else { throw ValidationError("--rate must be 0…50000") }
-        guard (0...8).contains(workers) else { throw ValidationError("--workers must be 0…8") }
+        guard (0...8).contains(workers), drainTime > .zero else { throw ValidationError("--workers must be 0…8, --drain-time positive") }
     }
 
     struct Result: Codable {
@@ -86,7 +89,7 @@ struct BenchNotifications: AsyncParsableCommand {
             let groupFigures = try await measure(scratch, files, signedData, groupCommit: true) { await $0.closedLoop(grouped, for: duration) }
             let baseline = try await measure(scratch, files, signedData, groupCommit: false) { await $0.closedLoop(single, for: duration) }
             let openFigures = open.isEmpty ? nil : try await measure(scratch, files, signedData, groupCommit: true) { await $0.openLoop(open, rate: rate) }
-            let drained = workers > 0 ? try await BenchNotificationDrain(scratch: scratch, workers: workers, signedData: signedData).run(pool: pool) : nil
+            let drained = workers > 0 ? try await BenchNotificationDrain(scratch: scratch, workers: workers, signedData: signedData).run(pool: pool, timeout: drainTime) : nil
             pool.shutdown()
             await scratch.drop()
             report(Result(server: server, groupCommit: groupFigures, baseline: baseline, openLoop: openFigures,
