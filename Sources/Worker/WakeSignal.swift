@@ -29,8 +29,11 @@ final class WakeSignal: Sendable {
     /// Returns at the next signal (or at once if one is pending), or after `timeout`: the
     /// polling fallback when a notification was lost.
     func wait(timeout: Duration) async {
+        // Signals only when the timeout ran out: cancelled (the wait ended by a signal), it must
+        // not leave a signal behind, or every wait after the first returns at once and the loop
+        // spins (an idle worker claimed ~700 times a second per loop, a whole core).
         let timer = Task { [weak self] in
-            try? await Task.sleep(for: timeout)
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
             self?.signal()
         }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

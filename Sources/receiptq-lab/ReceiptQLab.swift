@@ -34,6 +34,7 @@ struct Bench: AsyncParsableCommand {
             BenchAPI.self,
             BenchHTTP.self,
             BenchWebhooks.self,
+            BenchNotifications.self,
             BenchAppStoreAPI.self,
             BenchReceipts.self,
             BenchAppStoreAPICaller.self,

@@ -1,4 +1,5 @@
 import API
+import AppleSignedData
 import APITesting
 import ArgumentParser
 import CommandSupport
@@ -12,6 +13,7 @@ import Postgres
 import PostgresTesting
 import ReceiptQueue
 import ReceiptQueueTesting
+import X509
 
 /// The API that `bench api` measures, in one of two places:
 /// - `in-process`: an `APIServer` in the bench's own process. The load generator then shares the
@@ -39,13 +41,24 @@ final class BenchAPIServer {
         self.child = child
     }
 
+    /// What the API needs to take Apple's notifications: the root they chain to (a PEM file, for
+    /// the child's `--signed-data-root`) and the app's bundle id.
+    struct SignedData {
+        var rootPEMPath: String
+        var bundleId: String
+    }
+
     static func start(_ placement: Placement, scratch: ScratchDatabase, migrations files: [ReceiptQueue.Migration],
-                      token: String, groupCommit: Bool, poolSize: Int) async throws -> BenchAPIServer {
+                      token: String, groupCommit: Bool, poolSize: Int, signedData: SignedData? = nil) async throws -> BenchAPIServer {
         switch placement {
         case .inProcess:
             var settings = APIConfiguration(port: 0, tokens: try TokenDigests(hexList: TokenDigests.hexDigest(of: token)),
                                             rateLimitPerSecond: 0, poolSize: poolSize)
             settings.groupCommit.enabled = groupCommit
+            if let signedData {
+                let root = try Certificate(pemEncoded: String(contentsOfFile: signedData.rootPEMPath, encoding: .utf8))
+                settings.signedTransactions = try SignedTransactionVerifier(trustedRoots: [root], bundleIds: [signedData.bundleId])
+            }
             let api = try await InProcessAPI.start(configuration: settings, database: try await scratch.configuration(as: .api),
                                                    migrations: files, logger: Logger(label: "receiptq.benchapi"))
             return BenchAPIServer(baseURL: api.baseURL, adminURL: api.adminURL, api: api, child: nil)
@@ -55,6 +68,7 @@ final class BenchAPIServer {
                              "--admin-port", "\(admin)", "--rate-limit", "0", "--pool-size", "\(poolSize)",
                              "--receipt-check", "off"]   // the fake's JSON receipts; `bench receipts` measures the check
                 + (groupCommit ? [] : ["--no-group-commit"])
+                + (signedData.map { ["--bundle-ids", $0.bundleId, "--signed-data-root", $0.rootPEMPath] } ?? [])
             var environment = ProcessInfo.processInfo.environment
             environment["RECEIPTQ_API_TOKENS"] = TokenDigests.hexDigest(of: token)
             environment["RECEIPTQ_LOG_LEVEL"] = "warning"
