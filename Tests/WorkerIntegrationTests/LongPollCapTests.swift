@@ -37,13 +37,13 @@ extension EndToEndRuns {
             let total = 10_000
             let request = Array("GET /v1/receipts/\(id)?wait=30 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(Self.token)\r\n\r\n".utf8)
             let started = ContinuousClock.now
-            let sockets = try RawSockets(count: total, port: port, request: request)
+            let sockets = try await RawSockets.openOffThePool(count: total, port: port, request: request)
             defer { sockets.closeAll() }
             // Everyone beyond the cap is answered at once; a long-poll let in waits its 30 s out.
-            sockets.readAnswers(until: total - 100, timeout: .seconds(90))
+            await sockets.readAnswersOffThePool(until: total - 100, timeout: .seconds(90))
             let elapsed = ContinuousClock.now - started
             print("long-poll cap: \(sockets.answered) of \(total) answered in \(elapsed)")
-            sockets.readAnswers(until: total, timeout: .seconds(1))
+            await sockets.readAnswersOffThePool(until: total, timeout: .seconds(1))
             let metrics = try #require(await Self.get("http://127.0.0.1:\(admin)/metrics")).body
             let waiting = try #require(Self.value(metrics, "receiptq_api_long_polls_waiting"))
             let capped = try #require(Self.value(metrics, "receiptq_api_long_polls_capped_total"))
@@ -150,4 +150,26 @@ final class RawSockets: @unchecked Sendable {
     }
 
     func closeAll() { descriptors.forEach { close($0) } }
+
+    /// The connections, opened on a thread of its own: a connect blocks while the server's
+    /// accept backlog is full.
+    static func openOffThePool(count: Int, port: Int, request: [UInt8]) async throws -> RawSockets {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<RawSockets, any Error>) in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try RawSockets(count: count, port: port, request: request) })
+            }
+        }
+    }
+
+    /// `readAnswers` on a thread of its own: poll(2) blocks, and blocking one of the test
+    /// process's two cooperative threads for up to 90 s stalled every other test running beside
+    /// it (dozens timed out in one full run).
+    func readAnswersOffThePool(until target: Int, timeout: Duration) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                self.readAnswers(until: target, timeout: timeout)
+                continuation.resume()
+            }
+        }
+    }
 }
