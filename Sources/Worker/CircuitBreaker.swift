@@ -2,9 +2,9 @@
 /// rate while Apple is merely degraded. A pure state machine: the worker feeds it results and
 /// asks it how many new verifications it may start.
 ///
-/// closed ──(at least `failureThreshold` failures and at least half of what was sent in the last
-///          `sendWindow`; or, for failures that took `slowFailure` or longer, at least that many
-///          and half of the last 4 × `failureThreshold` answers)──▶ open
+/// closed ──(three quarters of the newest `failureThreshold` or more requests sent have failed;
+///          or, for failures that took `slowFailure` or longer, at least `failureThreshold` and
+///          half of the last 4 × `failureThreshold` answers)──▶ open
 /// open ──(`openDuration` passed)──▶ half-open: exactly one probe verification
 /// half-open ──probe answered──▶ closed, in slow start;  ──probe failed──▶ open, duration doubled
 ///          up to `maxOpenDuration` (4 s: a fleet back from an outage hears of it within seconds)
@@ -17,7 +17,11 @@
 /// failures are measured against what was *sent*: in an outage nearly every request sent fails,
 /// in a degraded Apple a steady share does. Failures that are slow (timeouts, pages served after
 /// the usual latency) arrive no faster than successes, so for them the share of recent answers
-/// works, every success counting.
+/// works, every success counting. "What was sent" is the newest requests, at least a threshold
+/// of them: in an outage every request sent since it began fails, so the newest 20 fail within
+/// milliseconds whatever is still in flight from before (a rule over a whole second of sends let
+/// a busy worker send ~70 into an outage before opening); in a degraded Apple the newest 20 hold
+/// their steady share of failures and their pending successes.
 ///
 /// While open, the worker claims nothing; so during an outage each worker sends at most one
 /// request per open period, whatever its concurrency. Answers to requests sent before it opened
@@ -194,8 +198,8 @@ public struct CircuitBreaker<Instant: InstantProtocol & Sendable>: Sendable, Equ
                 slowStart = slow
             }
             let slowFailures = recent.filter { $0 }.count
-            let (sent, failedOfSent) = sends.totals(now: now, window: configuration.sendWindow)
-            if (failedOfSent >= configuration.failureThreshold && failedOfSent * 2 >= sent)
+            let newest = sends.newest(atLeast: configuration.failureThreshold, now: now, window: configuration.sendWindow)
+            if (newest.sent >= configuration.failureThreshold && newest.failed * 4 >= newest.sent * 3)
                 || (slowFailures >= configuration.failureThreshold && slowFailures * 2 >= recent.count) {
                 open(now: now, for: configuration.openDuration)
             } else {
@@ -269,14 +273,18 @@ public struct CircuitBreaker<Instant: InstantProtocol & Sendable>: Sendable, Equ
             add(at: index(sentAt), failed: 1, newest: index(now), window: window)
         }
 
-        /// Sent and failed (of those sent) within the window ending now.
-        mutating func totals(now: Instant, window: Duration) -> (sent: Int, failed: Int) {
+        /// The newest slots holding at least `count` requests sent (fewer if the window holds
+        /// fewer): how many were sent and how many of those failed. A failure whose send was not
+        /// counted (a caller that does not report sends) counts as a send too.
+        mutating func newest(atLeast count: Int, now: Instant, window: Duration) -> (sent: Int, failed: Int) {
             let oldest = index(now) - Int((window / Self.slot).rounded(.up))
-            return slots.reduce(into: (0, 0)) { total, slot in
-                guard slot.index >= oldest else { return }
-                total.0 += slot.sent
-                total.1 += slot.failed
+            var total = (sent: 0, failed: 0)
+            for slot in slots.sorted(by: { $0.index > $1.index }) where slot.index >= oldest {
+                total.sent += max(slot.sent, slot.failed)
+                total.failed += slot.failed
+                if total.sent >= count { break }
             }
+            return total
         }
     }
 
@@ -300,10 +308,9 @@ public struct CircuitBreakerConfiguration: Sendable, Equatable {
     /// worker hears of Apple's return within seconds (30 s left the demo's fleet idle for 17 s
     /// after a 15 s outage ended), at one request per 4 s per worker while Apple is down.
     public var maxOpenDuration: Duration = .seconds(4)
-    /// Fast failures open the breaker when at least half of what was sent this long ago or
-    /// since has failed. Default 1 s: short enough that a fast-failing outage opens it within
-    /// about a second, long enough to hold a steady stream's sends.
-    public var sendWindow: Duration = .seconds(1)
+    /// How far back the newest requests sent are looked for (a worker sending a few a second
+    /// still has a threshold of them). Default 10 s.
+    public var sendWindow: Duration = .seconds(10)
     /// A failure answered after this long is judged as successes are, by its share of recent
     /// answers (timeouts, outage pages served at Apple's usual latency). Default 1 s.
     public var slowFailure: Duration = .seconds(1)

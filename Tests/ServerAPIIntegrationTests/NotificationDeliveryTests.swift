@@ -56,7 +56,8 @@ struct NotificationDeliveryTests {
         let receiver = try await NotificationReceiver.start(failFirst: 100)
         try await withServerAPIFixture({ $0.notificationURL = receiver.url; $0.notificationRetryCompression = Self.compression }) { fixture in
             _ = try fixture.fake.serverAPI.buy(FakePurchaseRequest(productId: "com.example.coins"))
-            #expect(await eventually(timeout: .seconds(10)) { fixture.fake.serverAPI.notifications.all().first?.finished == true })
+            // Generous: CI runs this beside the whole suite (alone it takes well under a second).
+            #expect(await eventually(timeout: .seconds(60)) { fixture.fake.serverAPI.notifications.all().first?.finished == true })
             #expect(receiver.all.count == 6)
             #expect(fixture.fake.serverAPI.notifications.all().first?.delivered == false)
         }
@@ -67,7 +68,7 @@ struct NotificationDeliveryTests {
         let receiver = try await NotificationReceiver.start(failFirst: 100)
         try await withServerAPIFixture({ $0.notificationURL = receiver.url; $0.notificationRetryCompression = Self.compression }) { fixture in
             _ = try fixture.fake.serverAPI.buy(FakePurchaseRequest(productId: "com.example.coins", environment: "Sandbox"))
-            #expect(await eventually(timeout: .seconds(5)) { fixture.fake.serverAPI.notifications.all().first?.finished == true })
+            #expect(await eventually(timeout: .seconds(30)) { fixture.fake.serverAPI.notifications.all().first?.finished == true })
             try await Task.sleep(for: .milliseconds(300))
             #expect(receiver.all.count == 1)
         }
@@ -104,14 +105,16 @@ struct NotificationDeliveryTests {
         try await withServerAPIFixture({ $0.notificationURL = receiver.url }) { fixture in
             let client = try fixture.client()
             let token = try #require(try await client.requestTestNotification().testNotificationToken)
-            #expect(await eventually(timeout: .seconds(5)) { receiver.all.count == 1 })
-            #expect(await eventually(timeout: .seconds(5)) { fixture.fake.serverAPI.notifications.all().first?.finished == true })
+            #expect(await eventually(timeout: .seconds(30)) { receiver.all.count == 1 })
+            #expect(await eventually(timeout: .seconds(30)) { fixture.fake.serverAPI.notifications.all().first?.finished == true })
+            let asked = ContinuousClock.now
             let status = try await client.getTestNotificationStatus(testNotificationToken: token)
             #expect(status.sendAttempts?.first?.sendAttemptResult == "SUCCESS")
             let limited = await serverAPIError { _ = try await client.getTestNotificationStatus(testNotificationToken: "nope") }
             if case .rateLimited(let until)? = limited?.kind {
                 #expect(until != nil)   // Retry-After, in UNIX milliseconds
-            } else {
+            } else if ContinuousClock.now - asked < .milliseconds(900) {
+                // (On a machine loaded enough, the second request may leave after the second is over.)
                 Issue.record("a second status request within the second should be rate limited, got \(String(describing: limited))")
             }
             try await Task.sleep(for: .milliseconds(1_100))   // Apple allows one status request a second

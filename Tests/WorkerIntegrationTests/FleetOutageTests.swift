@@ -11,7 +11,7 @@ struct FleetOutageTests {
     @Test func aWorkerWhoseBreakerOpensTellsTheOthersOnce() async throws {
         let e2e = try await EndToEnd.make(fake: FakeAppStoreConfiguration(
             latency: FakeDurationRange(lower: .milliseconds(20), upper: .milliseconds(50)),
-            outages: [FakeOutage(start: .zero, end: .seconds(3), kind: .refused)]))
+            outages: [FakeOutage(start: .zero, end: .seconds(8), kind: .refused)]))   // long enough for a loaded machine's first claim
         let listener = PostgresListener(configuration: e2e.database.configuration, channels: [OutageNotice.channel])
         defer { listener.stop() }
         var events = listener.events.makeAsyncIterator()
@@ -26,7 +26,7 @@ struct FleetOutageTests {
             return
         }
         #expect(OutageNotice(payload: notification.payload) == OutageNotice(environment: "Production", worker: "worker-a"))
-        #expect(try await e2e.waitUntilDrained(timeout: .seconds(20)))
+        #expect(try await e2e.waitUntilDrained(timeout: .seconds(40)))
         #expect(try await e2e.count("SELECT count(*) FROM receiptq.jobs WHERE state = 'granted'") == 40)
         try await worker.stop()
         // Failed probes during the outage re-open the breaker without telling anyone again.
@@ -48,7 +48,7 @@ struct FleetOutageTests {
         configuration.canaryWindow = .seconds(2)
         let worker = e2e.startWorker(configuration)
         _ = try await e2e.queue.enqueue([NewJob(receiptData: EndToEnd.receipt([("warm", "coins100")]), transactionID: "warm", userID: "u")])
-        #expect(try await e2e.waitUntilDrained(timeout: .seconds(3)))
+        #expect(try await e2e.waitUntilDrained(timeout: .seconds(10)))
         let quietSince = ContinuousClock.now   // a send 2–8 s old would vouch for the batch
         while e2e.fake.elapsed < .milliseconds(11_200) || ContinuousClock.now < quietSince + .milliseconds(8_500) {
             try await Task.sleep(for: .milliseconds(50))

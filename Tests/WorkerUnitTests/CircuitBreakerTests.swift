@@ -36,7 +36,11 @@ struct CircuitBreakerTests {
         breaker.sent(500, now: t0)
         for _ in 0..<100 { breaker.recordFailure(now: t0 + .milliseconds(5), sentAt: t0) }   // 20%, back at once
         #expect(breaker.phase == .closed)
-        for _ in 0..<200 { breaker.recordFailure(now: t0 + .milliseconds(10), sentAt: t0) }  // 60%: down
+        for _ in 0..<200 { breaker.recordFailure(now: t0 + .milliseconds(10), sentAt: t0) }  // 60%: still not down
+        #expect(breaker.phase == .closed)
+        // Apple goes down: the 20 requests sent next all fail at once.
+        breaker.sent(20, now: t0 + .milliseconds(200))
+        for _ in 0..<20 { breaker.recordFailure(now: t0 + .milliseconds(205), sentAt: t0 + .milliseconds(200)) }
         #expect(breaker.phase == .open)
     }
 
@@ -194,12 +198,15 @@ struct CircuitBreakerTests {
         #expect(breaker.phase == .open)
     }
 
-    @Test func aSuccessSentAfterTheNewestFailureStillResetsTheStreak() {
+    @Test func successesOfTheNewestRequestsKeepItClosed() {
         var breaker = Breaker(configuration: configuration)   // threshold 3
         let t0 = ContinuousClock.now
+        breaker.sent(2, now: t0)
         breaker.recordFailure(now: t0, sentAt: t0)
-        breaker.recordFailure(now: t0 + .seconds(1), sentAt: t0 + .seconds(1))
-        for _ in 0..<4 { breaker.recordSuccess(now: t0, sentAt: t0 + .seconds(2)) }   // newer requests answered: Apple is up
+        breaker.recordFailure(now: t0 + .seconds(1), sentAt: t0)
+        breaker.sent(4, now: t0 + .seconds(2))
+        for _ in 0..<4 { breaker.recordSuccess(now: t0 + .seconds(2), sentAt: t0 + .seconds(2)) }   // newer requests answered: Apple is up
+        breaker.sent(2, now: t0 + .seconds(3))
         breaker.recordFailure(now: t0 + .seconds(3), sentAt: t0 + .seconds(3))
         breaker.recordFailure(now: t0 + .seconds(3), sentAt: t0 + .seconds(3))
         #expect(breaker.admit(10, now: t0 + .seconds(3)) == 10)
