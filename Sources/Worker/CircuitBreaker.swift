@@ -46,7 +46,7 @@ public struct CircuitBreaker<Instant: InstantProtocol & Sendable>: Sendable, Equ
     public typealias Configuration = CircuitBreakerConfiguration
 
     public enum State: Sendable, Equatable {
-        case closed(consecutiveFailures: Int)
+        case closed
         case open(until: Instant, duration: Duration)
         case halfOpen(probeInFlight: Bool, lastDuration: Duration)
     }
@@ -68,7 +68,7 @@ public struct CircuitBreaker<Instant: InstantProtocol & Sendable>: Sendable, Equ
     }
 
     public let configuration: Configuration
-    public private(set) var state: State = .closed(consecutiveFailures: 0)
+    public private(set) var state: State = .closed
     /// The last answers while closed (true = a slow failure), oldest first, at most 4 × threshold.
     /// Fast failures are judged against sends instead (`sends`).
     private var recent: [Bool] = []
@@ -164,7 +164,7 @@ public struct CircuitBreaker<Instant: InstantProtocol & Sendable>: Sendable, Equ
             sends = SendWindow()
             slowStart = SlowStart(since: sentAt ?? now, window: 0, outstanding: 0)
         }
-        state = .closed(consecutiveFailures: 0)
+        state = .closed
     }
 
     /// Other workers report recent successes from Apple: this one needs no round trip to learn
@@ -190,7 +190,7 @@ public struct CircuitBreaker<Instant: InstantProtocol & Sendable>: Sendable, Equ
         let sent = sentAt ?? now
         if newestFailureSentAt.map({ sent > $0 }) ?? true { newestFailureSentAt = sent }
         switch state {
-        case .closed(let failures):
+        case .closed:
             if now - sent >= configuration.slowFailure { remember(true) }
             sends.failed(sentAt: sent, now: now, window: configuration.sendWindow)
             if var slow = slowStart, slow.admits(sentAt) {
@@ -202,8 +202,6 @@ public struct CircuitBreaker<Instant: InstantProtocol & Sendable>: Sendable, Equ
             if (newest.sent >= configuration.failureThreshold && newest.failed * 4 >= newest.sent * 3)
                 || (slowFailures >= configuration.failureThreshold && slowFailures * 2 >= recent.count) {
                 open(now: now, for: configuration.openDuration)
-            } else {
-                state = .closed(consecutiveFailures: failures + 1)
             }
         case .halfOpen(_, let last):
             open(now: now, for: min(last * 2, configuration.maxOpenDuration))

@@ -92,7 +92,7 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "21004 answers (shared secret refused) for one receipt before it is given up into failed. Default: \(defaults.secretMismatchAttempts).")
     var secretMismatchAttempts: Int?
 
-    @Option(help: "Ask Apple again about a verification unanswered past the recent p99, for at most this share of requests (0: never). Default: 0.02.")
+    @Option(help: "Ask Apple again about a verification unanswered past the recent p99, for at most this share of requests (0: never). Default: \(HedgePolicy().maxShare).")
     var hedgeShare: Double?
 
     @Option(help: "Webhook deliveries in flight at most (0: this worker delivers none). Or $RECEIPTQ_WEBHOOK_CONCURRENCY. Default: \(WebhookDelivererConfiguration(name: "").concurrency).")
