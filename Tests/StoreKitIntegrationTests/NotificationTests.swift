@@ -3,6 +3,7 @@ import AppleTestPKI
 import FakeAppStore
 import Foundation
 import Postgres
+import ReceiptQueue
 import ReceiptQueueTesting
 import Testing
 
@@ -272,6 +273,23 @@ struct NotificationTests {
             #expect(result.stdout.contains(": applied"), "\(result.stdout)")
             #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.notifications WHERE notification_type = 'TEST' AND state = 'applied'") == 1)
             try await notifications.stop()
+        }
+    }
+
+    @Test("a consumption request whose 12-hour window closed unanswered is ended expired by the scheduler, never sent")
+    func unansweredConsumptionRequestsExpire() async throws {
+        try await withPipeline { pipeline in
+            try await pipeline.pool.query("""
+                INSERT INTO receiptq.consumption_requests (notification_uuid, transaction_id, environment, deadline)
+                VALUES (gen_random_uuid(), 'late', 'Production', now() - interval '1 second'),
+                       (gen_random_uuid(), 'open', 'Production', now() + interval '1 hour')
+                """)
+            let scheduler = PostgresPool(configuration: try await pipeline.database.configuration(as: .scheduler), size: 1)
+            defer { scheduler.shutdown() }
+            #expect(try await scheduler.withConnection { try ExpireConsumptionRequests.run(limit: 100, on: $0) } == 1)
+            let states = try await pipeline.pool.query("SELECT transaction_id, state FROM receiptq.consumption_requests ORDER BY transaction_id")
+            #expect(try states.map { "\(try $0.decode("transaction_id", as: String.self))=\(try $0.decode("state", as: String.self))" }
+                    == ["late=expired", "open=queued"])
         }
     }
 }
