@@ -44,6 +44,17 @@ struct CircuitBreakerTests {
         #expect(breaker.phase == .open)
     }
 
+    @Test func aLaterChunkSentBeforeTheFirstOnesFailuresCameBackDoesNotHideThem() {
+        var breaker = Breaker(configuration: configuration)   // threshold 3
+        let t0 = ContinuousClock.now
+        breaker.recordSuccess(now: t0)
+        breaker.sent(3, now: t0)                             // the first chunk, into an outage
+        breaker.sent(3, now: t0 + .milliseconds(300))        // the next, before any answer
+        for _ in 0..<3 { breaker.recordFailure(now: t0 + .milliseconds(400), sentAt: t0) }
+        // Of the newest 3 sent nothing failed yet, but every request sent by the first chunk did.
+        #expect(breaker.phase == .open)
+    }
+
     @Test func aNewBreakerLetsOutOnlyAThresholdOfRequestsUntilAppleAnswers() {
         var breaker = Breaker(configuration: configuration)   // threshold 3
         let t0 = ContinuousClock.now
