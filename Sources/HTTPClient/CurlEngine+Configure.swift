@@ -40,6 +40,7 @@ extension CurlEngine {
         _ = ccurl_easy_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1)
         _ = ccurl_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "")
         _ = ccurl_easy_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(configuration.maxResponseBytes))
+        _ = ccurl_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, configuration.receiveBufferBytes)
 
         var list: UnsafeMutablePointer<curl_slist>? = curl_slist_append(nil, "Expect:")
         for (name, value) in request.headers {
@@ -52,12 +53,11 @@ extension CurlEngine {
         case .get:
             _ = ccurl_easy_setopt_long(easy, CURLOPT_HTTPGET, 1)
         case .post, .put:
-            _ = ccurl_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count))
-            request.body.withUnsafeBytes { bytes in
-                // COPYPOSTFIELDS copies now, so the Swift array need not outlive this call.
-                let pointer = UnsafeMutableRawPointer(mutating: bytes.baseAddress) ?? UnsafeMutableRawPointer(mutating: ("" as StaticString).utf8Start)
-                _ = ccurl_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, pointer)
-            }
+            // Sent in place from memory the transfer keeps alive: no copy per request.
+            let body = request.body ?? HTTPBody([])
+            transfer.requestBody = body
+            _ = ccurl_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+            _ = ccurl_easy_setopt_pointer(easy, CURLOPT_POSTFIELDS, body.baseAddress)
             if request.method == .put {
                 // A body sent like a POST's, under another method name.
                 _ = ccurl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, "PUT")

@@ -166,6 +166,7 @@ final class CurlEngine: @unchecked Sendable {
     }
 
     private func release(_ transfer: CurlTransfer) {
+        transfer.requestBody = nil
         if let list = transfer.requestHeaders {
             curl_slist_free_all(list)
             transfer.requestHeaders = nil

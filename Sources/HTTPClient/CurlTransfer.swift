@@ -8,6 +8,8 @@ final class CurlTransfer {
     let continuation: CheckedContinuation<HTTPResponse, any Error>
     let maxResponseBytes: Int
     var requestHeaders: UnsafeMutablePointer<curl_slist>?
+    /// Kept alive while libcurl may read it (`CURLOPT_POSTFIELDS` does not copy).
+    var requestBody: HTTPBody?
     var body: [UInt8] = []
     var headers: [HTTPHeader] = []
     var exceededLimit = false

@@ -6,7 +6,8 @@ struct PendingRequest: Sendable {
     let method: HTTPMethod
     let url: String
     let headers: [String: String]
-    let body: [UInt8]
+    /// `nil` for a GET.
+    let body: HTTPBody?
     let timeout: Duration
     let continuation: CheckedContinuation<HTTPResponse, any Error>
 }

@@ -21,6 +21,7 @@ public final class HTTPClient: Sendable {
         if checked.defaultTimeout <= .zero { checked.defaultTimeout = defaults.defaultTimeout }
         if checked.maxResponseBytes <= 0 { checked.maxResponseBytes = defaults.maxResponseBytes }
         if checked.maxIdleEasyHandles < 0 { checked.maxIdleEasyHandles = defaults.maxIdleEasyHandles }
+        if !(1 << 10...512 << 10).contains(checked.receiveBufferBytes) { checked.receiveBufferBytes = defaults.receiveBufferBytes }
         // More connections than descriptors would fail as connect errors; fewer make excess
         // requests wait. Keep an eighth of the open-files limit (at least 64) for everything else.
         if let limit = FileDescriptorLimit.current, limit < Int.max {
@@ -49,6 +50,17 @@ public final class HTTPClient: Sendable {
         body: [UInt8],
         timeout: Duration? = nil
     ) async throws -> HTTPResponse {
+        try await send(.post, url: url, headers: headers, body: HTTPBody(body), timeout: timeout)
+    }
+
+    /// Sends a POST whose body is already an `HTTPBody` (sent in place; the same body may be
+    /// sent again, e.g. to the sandbox after 21007). Otherwise as `post(url:headers:body:timeout:)`.
+    public func post(
+        url: String,
+        headers: [String: String] = [:],
+        body: HTTPBody,
+        timeout: Duration? = nil
+    ) async throws -> HTTPResponse {
         try await send(.post, url: url, headers: headers, body: body, timeout: timeout)
     }
 
@@ -60,6 +72,17 @@ public final class HTTPClient: Sendable {
         url: String,
         headers: [String: String] = [:],
         body: [UInt8] = [],
+        timeout: Duration? = nil
+    ) async throws -> HTTPResponse {
+        try await send(method, url: url, headers: headers, body: method == .get ? nil : HTTPBody(body), timeout: timeout)
+    }
+
+    /// `send` with the body as an `HTTPBody` (`nil`: none), sent without another copy.
+    public func send(
+        _ method: HTTPMethod,
+        url: String,
+        headers: [String: String] = [:],
+        body: HTTPBody?,
         timeout: Duration? = nil
     ) async throws -> HTTPResponse {
         try Task.checkCancellation()
