@@ -19,10 +19,22 @@ public struct VerifyReceiptClient: Sendable {
     ///   - startingAt: the first environment to ask. Default: production.
     /// - Throws: `CancellationError` only.
     public func verify(receiptData: String, startingAt: VerifyReceiptEnvironment = .production) async throws -> VerificationResult {
-        let body = VerifyReceiptRequest(
+        try await verify(body: requestBody(receiptData: receiptData), startingAt: startingAt)
+    }
+
+    /// The verifyReceipt body for `receiptData` (whitespace stripped) with this client's secret
+    /// and flags. A worker makes it as it sends a job, so that the body is the only copy of the
+    /// receipt kept while Apple answers.
+    public func requestBody(receiptData: String) -> HTTPBody {
+        VerifyReceiptRequest(
             receiptData: receiptData, password: configuration.sharedSecret,
             excludeOldTransactions: configuration.excludeOldTransactions
-        ).encodedBody()
+        ).httpBody()
+    }
+
+    /// `verify(receiptData:startingAt:)` with the body made by `requestBody(receiptData:)`.
+    /// - Throws: `CancellationError` only.
+    public func verify(body: HTTPBody, startingAt: VerifyReceiptEnvironment = .production) async throws -> VerificationResult {
         var environment = startingAt
         var latency = Duration.zero
         var calls = 0

@@ -19,6 +19,10 @@ public struct VerifyReceiptRequest: Sendable, Equatable {
 
     /// Removes spaces, tabs, CR and LF (and any other Unicode whitespace) from base64 text.
     public static func strippingWhitespace(_ base64: String) -> String {
+        // Nearly every receipt has no whitespace: then the same string, not a copy made scalar
+        // by scalar (a byte below 0x21 or above 0x7F may be whitespace: the slow path decides).
+        var base64 = base64
+        if base64.withUTF8({ bytes in !bytes.contains { $0 <= 0x20 || $0 >= 0x7F } }) { return base64 }
         var result = String.UnicodeScalarView()
         for scalar in base64.unicodeScalars where !scalar.properties.isWhitespace {
             result.append(scalar)
@@ -26,7 +30,8 @@ public struct VerifyReceiptRequest: Sendable, Equatable {
         return String(result)
     }
 
-    /// The body Apple expects: `{"receipt-data": …, "password": …, "exclude-old-transactions": …}`.
+    /// The body Apple expects: `{"receipt-data": …, "password": …, "exclude-old-transactions": …}`,
+    /// as `JSONEncoder` writes it (`httpBody()` writes the same bytes without it).
     public func encodedBody() -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -1,6 +1,7 @@
 import AppleSignedData
 import AppStore
 import Foundation
+import HTTPClient
 import Logging
 import Postgres
 import ReceiptQueue
@@ -147,7 +148,14 @@ public final class ReceiptWorker: Service, Sendable {
         while !rest.isEmpty {
             let count = min(chunk, rest.count)
             gate.withLock { $0.sendingChunk(count, now: .now) }
-            for lease in rest.prefix(chunk) { verifications.addTask { await self.verify(lease) } }
+            for lease in rest.prefix(chunk) {
+                // The verification takes the receipt from the handoff; the lease it waits with
+                // carries none (the request body becomes the only copy while Apple answers).
+                let receipt = ReceiptHandoff(lease.receiptData)
+                var held = lease
+                held.receiptData = ""
+                verifications.addTask { await self.verify(held, receipt: receipt) }
+            }
             rest = rest.dropFirst(chunk)
             guard !rest.isEmpty else { return }
             try? await Task.sleep(for: pause)
@@ -182,7 +190,7 @@ public final class ReceiptWorker: Service, Sendable {
         }
     }
 
-    private func verify(_ lease: JobLease) async {
+    private func verify(_ lease: JobLease, receipt: ReceiptHandoff) async {
         let sent = ContinuousClock.now
         var result: VerificationResult?
         var decidedLocally = false
@@ -198,7 +206,8 @@ public final class ReceiptWorker: Service, Sendable {
             perform(actions)
             wake.signal()
         }
-        let check = await LocalReceiptCheck.run(localReceipts, receiptData: lease.receiptData)
+        var receiptData = receipt.take()
+        let check = await LocalReceiptCheck.run(localReceipts, receiptData: receiptData)
         let locallyValid: Bool
         switch LocalReceiptDecision.decide(check, transactionID: lease.transactionID, verifier: .verifyReceipt) {
         case .reject(let reason):
@@ -212,8 +221,10 @@ public final class ReceiptWorker: Service, Sendable {
         case .lookUp, .resubmit:
             locallyValid = false   // not produced for verifyReceipt
         }
+        let body = verifier.requestBody(receiptData: receiptData)
+        receiptData = ""   // the body is the only copy from here
         do {
-            result = try await verifyHedged(lease.receiptData)
+            result = try await verifyHedged(body)
         } catch {
             writer.submit(FinishedAttempt(lease: lease, decision: .result(.release)))   // shutdown: not attempted
             return

@@ -27,4 +27,25 @@ struct VerifyReceiptRequestTests {
         #expect(!request.description.contains("SECRETRECEIPT"))
         #expect(!request.description.contains("hunter2"))
     }
+
+    @Test(arguments: [
+        ("QUJD", nil as String?, false),
+        ("QUJD+/=", "s3cret", true),
+        (String(repeating: "QUJDREVG", count: 800), "secret/with/slashes", false),
+        ("a\"b\\c/d", "quote\" back\\ slash/", true),
+        ("ctl\u{00}\u{01}\u{08}\u{0C}\u{0A}\u{0D}\u{09}\u{1F}\u{7F}", "\u{1B}[0m", false),
+        ("QUJD", "pässwörd ✓ 😀 \u{2028}", true),
+        ("", "", false),
+    ])
+    func httpBodyIsByteForByteWhatJSONEncoderWrites(receipt: String, password: String?, excludeOld: Bool) {
+        let request = VerifyReceiptRequest(receiptData: receipt, password: password, excludeOldTransactions: excludeOld)
+        let body = request.httpBody().withUnsafeBytes { Array($0) }
+        #expect(body == request.encodedBody())
+    }
+
+    @Test func base64WithoutWhitespaceIsKeptAsIs() {
+        let receipt = String(repeating: "MIIT+/ab", count: 100) + "=="
+        #expect(VerifyReceiptRequest.strippingWhitespace(receipt) == receipt)
+        #expect(VerifyReceiptRequest.strippingWhitespace("ab\u{00A0}cd\u{2028}") == "abcd")
+    }
 }
