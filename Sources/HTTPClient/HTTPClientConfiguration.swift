@@ -35,10 +35,10 @@ public struct HTTPClientConfiguration: Sendable {
     /// cleaned up. Default: 8,192 (enough for the worker's in-flight slots).
     public var maxIdleEasyHandles: Int
 
-    /// libcurl's receive buffer per transfer in flight (`CURLOPT_BUFFERSIZE`, 1 KiB…512 KiB).
-    /// libcurl allocates it when a transfer starts and frees it when it ends, so at 5,000 in
-    /// flight its 16 KiB default alone was 80 MB of a worker's peak RSS. verifyReceipt answers
-    /// are a few KiB (a large one only costs a few more reads). Default: 4 KiB.
+    /// libcurl's receive buffer per transfer (`CURLOPT_BUFFERSIZE`, 1 KiB…512 KiB). Every
+    /// transfer in flight holds one: at libcurl's 16 KiB default that is 80 MB at 5,000 in flight
+    /// (arithmetic: not yet isolated in a benchmark run). verifyReceipt answers are a
+    /// few KiB (the fake's about 500 bytes); a larger one only costs a few more reads. Default: 4 KiB.
     public var receiveBufferBytes: Int
 
     /// Longest time the engine thread lets events accumulate before it waits again, when busy:
