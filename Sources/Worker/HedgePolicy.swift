@@ -15,8 +15,14 @@ public struct HedgePolicy: Sendable, Equatable {
     public var margin: Double
     /// Latencies kept (most recent first out). Default 1,000.
     public var window: Int
-    /// No hedging before this many answers were seen (no p99 to go by). Default 200.
+    /// Until this many answers were seen there is no p99 to go by: hedges wait `initialDelay`.
+    /// Default 200.
     public var minimumSamples: Int
+    /// The wait before a hedge until the p99 is known: twice Apple's usual slowest answer (6 s
+    /// is reported), less than half the default `--apple-timeout`. A worker's first seconds
+    /// would otherwise have no hedges at all, and a hang among its first few thousand requests
+    /// cost the whole timeout plus a retry (35 s, bench outage with 0.2% hangs). Default 8 s.
+    public var initialDelay: Duration
     /// Never earlier than this, whatever the p99 (a fast Apple needs no hedges). Default 1 s.
     public var floor: Duration
 
@@ -26,12 +32,13 @@ public struct HedgePolicy: Sendable, Equatable {
     private var credit = 0.0
 
     public init(maxShare: Double = 0.02, margin: Double = 1.2, window: Int = 1_000, minimumSamples: Int = 200,
-                floor: Duration = .seconds(1)) {
+                floor: Duration = .seconds(1), initialDelay: Duration = .seconds(8)) {
         self.maxShare = maxShare
         self.margin = margin
         self.window = max(1, window)
         self.minimumSamples = minimumSamples
         self.floor = floor
+        self.initialDelay = initialDelay
     }
 
     /// Apple answered a request (first or hedge) after `latency`.
@@ -46,10 +53,10 @@ public struct HedgePolicy: Sendable, Equatable {
     }
 
     /// A first request goes out: it earns its share of a hedge. Returns how long to wait before
-    /// hedging it, or nil (not enough answers seen yet to know the p99).
+    /// hedging it (`initialDelay` while too few answers were seen to know the p99).
     public mutating func firstSent() -> Duration? {
         credit = min(credit + maxShare, 10)
-        guard latencies.count >= minimumSamples else { return nil }
+        guard latencies.count >= minimumSamples else { return max(floor, initialDelay) }
         return max(floor, percentile(0.99) * margin)
     }
 
@@ -69,7 +76,7 @@ public struct HedgePolicy: Sendable, Equatable {
 
     public static func == (left: HedgePolicy, right: HedgePolicy) -> Bool {
         left.maxShare == right.maxShare && left.margin == right.margin && left.window == right.window
-            && left.minimumSamples == right.minimumSamples && left.floor == right.floor && left.latencies == right.latencies
+            && left.minimumSamples == right.minimumSamples && left.floor == right.floor && left.initialDelay == right.initialDelay && left.latencies == right.latencies
             && left.credit == right.credit
     }
 }

@@ -4,13 +4,14 @@ import Worker
 /// When a straggling verification is asked again: past the recent p99, at most 2% of requests.
 @Suite("Hedging: stragglers asked again, boundedly")
 struct HedgePolicyTests {
-    @Test("no hedge before enough answers were seen to know the p99")
+    @Test("until enough answers were seen to know the p99, a hedge waits the initial delay")
     func needsSamples() {
-        var policy = HedgePolicy(minimumSamples: 10)
+        var policy = HedgePolicy(margin: 1.2, minimumSamples: 10, initialDelay: .seconds(8))
+        #expect(policy.firstSent() == .seconds(8))   // a cold worker's hangs are hedged too
         for _ in 0..<9 { policy.answered(after: .seconds(4)) }
-        #expect(policy.firstSent() == nil)
+        #expect(policy.firstSent() == .seconds(8))
         policy.answered(after: .seconds(4))
-        #expect(policy.firstSent() != nil)
+        #expect(policy.firstSent() == .milliseconds(4_800))   // the p99 (4 s) × 1.2
     }
 
     @Test("a hedge waits for the recent p99 times the margin, never less than the floor")
