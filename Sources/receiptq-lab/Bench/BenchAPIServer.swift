@@ -63,7 +63,7 @@ final class BenchAPIServer {
                                                    migrations: files, logger: Logger(label: "receiptq.benchapi"))
             return BenchAPIServer(baseURL: api.baseURL, adminURL: api.adminURL, api: api, child: nil)
         case .child:
-            let (port, admin) = (try freePort(), try freePort())
+            let (port, admin) = (try FreePort.pick(), try FreePort.pick())
             let arguments = ["api", "--database-url", try await scratch.connectionString(as: .api), "--port", "\(port)",
                              "--admin-port", "\(admin)", "--rate-limit", "0", "--pool-size", "\(poolSize)",
                              "--receipt-check", "off"]   // the fake's JSON receipts; `bench receipts` measures the check
@@ -112,25 +112,5 @@ final class BenchAPIServer {
         }
         try? await stop()
         throw BenchError("the API child process was not ready within 30 s")
-    }
-
-    /// A TCP port nothing listens on now (bound to port 0, read back, closed). Another process
-    /// could take it before the child binds it; the child then fails to start and the bench says so.
-    private static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw BenchError("socket() failed") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
-            }
-        }
-        guard bound else { throw BenchError("cannot find a free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

@@ -2,6 +2,9 @@ import ArgumentParser
 import CommandSupport
 import FakeAppStore
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Postgres
 import PostgresTesting
 import ReceiptQueue
@@ -31,6 +34,8 @@ struct BenchOutage: AsyncParsableCommand {
     @Option(help: "Verifications in flight per worker.") var concurrency = 2000
     @Option(help: "Fake App Store latency range.") var latency = "3s-6s"
     @Option(help: "The workers' Apple request timeout.") var appleTimeout: Duration = .seconds(15)
+    @Option(help: "Time to verdict is also given for receipts submitted after this long (workers past their cold start).")
+    var warm: Duration = .seconds(15)
 
     func validate() throws {
         guard (1...20_000).contains(rate) else { throw ValidationError("--rate must be 1…20000") }
@@ -59,6 +64,11 @@ struct BenchOutage: AsyncParsableCommand {
         var appleRequestsPerReceipt: Double
         var verdictP50Seconds: Double, verdictP99Seconds: Double, verdictMaxSeconds: Double
         var breakerOpenings: Int
+        /// Over receipts submitted after `warm`: p50, p99, max (nil: none).
+        var warmVerdictSeconds: [Double]?
+        /// Second requests the workers sent for stragglers (their receiptq_worker_apple_hedges_total).
+        var slowestWarm: [String]
+        var hedges: Int
         var states: [String: Int]
     }
 
@@ -91,9 +101,10 @@ struct BenchOutage: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: logs) }
         let workerURL = try await scratch.connectionString(as: .worker)
+        let adminPorts = try (0..<workers).map { _ in try FreePort.pick() }
         let children = try (0..<workers).map { index in
             try SpawnedProcess(executable: ReceiptQBinary.url.path, arguments: [
-                "worker", "--database-url", workerURL, "--name", "outage-\(index)", "--concurrency", "\(concurrency)",
+                "worker", "--database-url", workerURL, "--admin-port", "\(adminPorts[index])", "--name", "outage-\(index)", "--concurrency", "\(concurrency)",
                 "--bundle-ids", "com.example.bench", "--apple-timeout", appleTimeout.argumentText, "--receipt-check", "off",   // the fake's JSON receipts
                 "--apple-production-url", fake.productionURL,
                 "--apple-sandbox-url", fake.productionURL.replacingOccurrences(of: "/production/", with: "/sandbox/"),
@@ -133,6 +144,14 @@ struct BenchOutage: AsyncParsableCommand {
             try await Task.sleep(for: .milliseconds(250))
         }
         let stats = try await fake.stats()
+        var hedges = 0
+        for port in adminPorts {
+            guard let url = URL(string: "http://127.0.0.1:\(port)/metrics"),
+                  let (data, _) = try? await URLSession.shared.data(from: url) else { continue }
+            for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where line.hasPrefix("receiptq_worker_apple_hedges_total") {
+                hedges += Int(Double(line.split(separator: " ").last ?? "") ?? 0)
+            }
+        }
         scheduler.terminate()
         for child in children { child.terminate() }
         for child in children { child.waitUntilExit() }
@@ -155,6 +174,27 @@ struct BenchOutage: AsyncParsableCommand {
                    extract(epoch FROM max(finished_at) FILTER (WHERE created_at <= to_timestamp($1))) - $1 AS drained
             FROM receiptq.jobs WHERE finished_at IS NOT NULL
             """, [returned.timeIntervalSince1970])[0]
+        let warmFrom = fakeStarted.addingTimeInterval(warm.seconds)
+        let warmTimes = try await pool.query("""
+            SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at - created_at)) AS p50,
+                   percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at - created_at)) AS p99,
+                   max(extract(epoch FROM finished_at - created_at)) AS worst
+            FROM receiptq.jobs WHERE finished_at IS NOT NULL AND created_at >= to_timestamp($1)
+            """, [warmFrom.timeIntervalSince1970])[0]
+        let warmVerdict: [Double]? = try warmTimes.decodeIfPresent("worst", as: Double.self).map { worst in
+            [try warmTimes.decodeIfPresent("p50") ?? 0, try warmTimes.decodeIfPresent("p99") ?? 0, worst]
+        }
+        // The warm tail, explained: attempts and last error of the slowest verdicts.
+        var slowest: [String] = []
+        for row in try await pool.query("""
+            SELECT round(extract(epoch FROM finished_at - created_at)::numeric, 1)::text AS seconds, attempts,
+                   coalesce(last_error, '') AS error
+            FROM receiptq.jobs WHERE finished_at IS NOT NULL AND created_at >= to_timestamp($1)
+            ORDER BY finished_at - created_at DESC LIMIT 3
+            """, [warmFrom.timeIntervalSince1970]) {
+            let error: String = try row.decode("error")
+            slowest.append("\(try row.decode("seconds", as: String.self)) s, \(try row.decode("attempts", as: Int.self)) attempt(s)\(error.isEmpty ? "" : ", last error: \(error.prefix(60))")")
+        }
         var states: [String: Int] = [:]
         for row in try await pool.query("SELECT state, count(*) AS n FROM receiptq.jobs GROUP BY state") {
             states[try row.decode("state")] = try row.decode("n")
@@ -167,7 +207,8 @@ struct BenchOutage: AsyncParsableCommand {
                    backlogDrainedSecondsAfterReturn: outage > .zero ? try times.decodeIfPresent("drained") : nil,
                    appleRequestsPerReceipt: Double(stats.requests) / Double(max(1, submitted)),
                    verdictP50Seconds: try times.decodeIfPresent("p50") ?? 0, verdictP99Seconds: try times.decodeIfPresent("p99") ?? 0,
-                   verdictMaxSeconds: try times.decodeIfPresent("worst") ?? 0, breakerOpenings: openings, states: states)
+                   verdictMaxSeconds: try times.decodeIfPresent("worst") ?? 0, breakerOpenings: openings,
+                   warmVerdictSeconds: warmVerdict, slowestWarm: slowest, hedges: hedges, states: states)
     }
 
     func report(_ run: Run) {
@@ -179,6 +220,9 @@ struct BenchOutage: AsyncParsableCommand {
               backlog drained after its return         \(seconds(run.backlogDrainedSecondsAfterReturn)) (outage \(outage.argumentText))
               Apple requests per receipt               \(String(format: "%.3f", run.appleRequestsPerReceipt))
               time to verdict p50 / p99 / max          \(seconds(run.verdictP50Seconds)) / \(seconds(run.verdictP99Seconds)) / \(seconds(run.verdictMaxSeconds))
+              … submitted after \(warm.argumentText) (warm)          \(run.warmVerdictSeconds.map { $0.map { seconds($0) }.joined(separator: " / ") } ?? "n/a")
+              slowest warm verdicts                    \(run.slowestWarm.joined(separator: "; "))
+              hedges (second requests for stragglers)  \(run.hedges) (\(String(format: "%.2f", Double(run.hedges) * 100 / Double(max(1, run.receipts)))) % of receipts)
               breaker openings (all workers)           \(run.breakerOpenings)
               outcomes                                 \(run.states.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
             """)
