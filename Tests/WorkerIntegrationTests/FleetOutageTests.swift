@@ -159,4 +159,37 @@ struct FleetOutageTests {
         try await worker.stop()
         await e2e.shutdown()
     }
+
+    @Test func aWorkerStartedIntoAFleetThatJustHeardFromAppleSendsAtFullRateAtOnce() async throws {
+        // Apple answers in 4–5 s (the workers wait up to 10 s). A slow start would keep the new worker at 20 requests out until
+        // its first answers came back; a fleet that heard from Apple in the last 10 s vouches for it.
+        let e2e = try await EndToEnd.make(fake: FakeAppStoreConfiguration(
+            latency: FakeDurationRange(lower: .seconds(4), upper: .seconds(5))))
+        let warm = e2e.startWorker(e2e.workerConfiguration(name: "worker-a", concurrency: 20), timeout: .seconds(10))
+        _ = try await e2e.queue.enqueue((0..<20).map { n in
+            NewJob(receiptData: EndToEnd.receipt([("warm-\(n)", "coins100")]), transactionID: "warm-\(n)", userID: "u\(n)")
+        })
+        #expect(try await e2e.waitUntilDrained(timeout: .seconds(30)))
+        try await warm.stop()   // only the new worker sends from here
+
+        _ = try await e2e.queue.enqueue((0..<300).map { n in
+            NewJob(receiptData: EndToEnd.receipt([("busy-\(n)", "coins100")]), transactionID: "busy-\(n)", userID: "u\(n)")
+        })
+        let before = e2e.fake.stats.snapshot().requests
+        let worker = e2e.startWorker(e2e.workerConfiguration(name: "worker-b", concurrency: 300), timeout: .seconds(10))
+        var firstSent: ContinuousClock.Instant?
+        var reached: Duration?
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline, reached == nil {
+            let stats = e2e.fake.stats.snapshot()
+            if firstSent == nil, stats.requests > before { firstSent = .now }
+            if let firstSent, stats.pending >= 250 { reached = .now - firstSent }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        // 250 out before the first could be answered: no round trip of slow start.
+        #expect(reached.map { $0 < .seconds(4) } == true, "250 in flight after \(String(describing: reached)) from the first request")
+        #expect(try await e2e.waitUntilDrained(timeout: .seconds(30)))
+        try await worker.stop()
+        await e2e.shutdown()
+    }
 }
