@@ -92,15 +92,7 @@ struct BenchAPI: AsyncParsableCommand {
             var load = BenchAPILoad(url: api.baseURL + path, token: token, connections: connections,
                                     receiptBytes: receiptBytes, seed: seed)
             load.expectedStatus = expectedStatus
-            let (bench, child, postgres, machine) = (ResourceUsage.now().cpuSeconds, api.childCPUSeconds,
-                                                     CommandCPU.seconds(of: "postgres", commandLineContaining: scratch.name), MachineCPU.now())
-            var figures = try await load.run(for: duration)
-            let accepted = Double(max(figures.accepted, 1))
-            figures.benchProcessCPUMilliseconds = (ResourceUsage.now().cpuSeconds - bench) / accepted * 1000
-            if let child, let now = api.childCPUSeconds { figures.apiChildCPUMilliseconds = (now - child) / accepted * 1000 }
-            if let postgres, let now = CommandCPU.seconds(of: "postgres", commandLineContaining: scratch.name) { figures.postgresCPUMilliseconds = (now - postgres) / accepted * 1000 }
-            if let machine, let now = MachineCPU.now() { figures.machineCPUMilliseconds = (now.busySeconds - machine.busySeconds) / accepted * 1000 }
-            figures.meanBatch = BenchAPILoad.meanBatch(await api.metricsText())
+            let figures = try await api.measuring(database: scratch.name) { try await load.run(for: duration) }
             try await api.stop()
             return figures
         } catch {

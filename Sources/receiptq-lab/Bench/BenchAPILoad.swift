@@ -8,7 +8,7 @@ import ReceiptQueue
 /// with `expectedStatus` (202 for receipts; the HTTP-only comparison posts the same bodies to a
 /// route that answers 405 without reading them into JSON or touching the database).
 struct BenchAPILoad {
-    struct Figures: Codable {
+    struct Figures: Codable, APILoadFigures {
         var accepted: Int
         var failed: Int
         var acceptedPerSecond: Double
@@ -16,10 +16,7 @@ struct BenchAPILoad {
         var p99Milliseconds: Double
         /// Receipts per commit the server reported (`receiptq_api_enqueue_jobs_total / …commits_total`).
         var meanBatch: Double
-        /// CPU milliseconds per accepted request: the bench process (load generator, and the
-        /// API when it runs in process), the API child process (0 in process), the PostgreSQL
-        /// backends of the scratch database, and the whole machine (everything, other users'
-        /// work included; 0 when unknown).
+        /// CPU milliseconds per accepted request (`APILoadFigures`).
         var benchProcessCPUMilliseconds: Double = 0
         var apiChildCPUMilliseconds: Double = 0
         var postgresCPUMilliseconds: Double = 0

@@ -11,7 +11,7 @@ import ReceiptQueue   // Duration.seconds
 ///   for us), answer time counted from when it was due — so a server falling behind shows as
 ///   latency instead of hiding it (no coordinated omission).
 struct BenchNotificationLoad {
-    struct Figures: Codable {
+    struct Figures: Codable, APILoadFigures {
         var shape: String
         var accepted: Int
         var failed: Int
@@ -21,7 +21,7 @@ struct BenchNotificationLoad {
         var maxMilliseconds: Double
         /// Notifications per commit the API reported (group commit's mean batch; 1 without it).
         var meanBatch: Double = 0
-        /// CPU milliseconds per accepted notification, as `bench api` counts them.
+        /// CPU milliseconds per accepted notification (`APILoadFigures`).
         var benchProcessCPUMilliseconds: Double = 0
         var apiChildCPUMilliseconds: Double = 0
         var postgresCPUMilliseconds: Double = 0
