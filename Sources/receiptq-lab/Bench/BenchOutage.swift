@@ -167,22 +167,22 @@ struct BenchOutage: AsyncParsableCommand {
                 idle = first - returnSecond
             }
         }
-        let times = try await pool.query("""
-            SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at - created_at)) AS p50,
-                   percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at - created_at)) AS p99,
-                   max(extract(epoch FROM finished_at - created_at)) AS worst,
-                   extract(epoch FROM max(finished_at) FILTER (WHERE created_at <= to_timestamp($1))) - $1 AS drained
-            FROM receiptq.jobs WHERE finished_at IS NOT NULL
-            """, [returned.timeIntervalSince1970])[0]
+        // Time to verdict of every receipt, and (warm_*) of those submitted once the workers were warm.
         let warmFrom = fakeStarted.addingTimeInterval(warm.seconds)
-        let warmTimes = try await pool.query("""
-            SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at - created_at)) AS p50,
-                   percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at - created_at)) AS p99,
-                   max(extract(epoch FROM finished_at - created_at)) AS worst
-            FROM receiptq.jobs WHERE finished_at IS NOT NULL AND created_at >= to_timestamp($1)
-            """, [warmFrom.timeIntervalSince1970])[0]
-        let warmVerdict: [Double]? = try warmTimes.decodeIfPresent("worst", as: Double.self).map { worst in
-            [try warmTimes.decodeIfPresent("p50") ?? 0, try warmTimes.decodeIfPresent("p99") ?? 0, worst]
+        let times = try await pool.query("""
+            SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY t.seconds) AS p50,
+                   percentile_cont(0.99) WITHIN GROUP (ORDER BY t.seconds) AS p99,
+                   max(t.seconds) AS worst,
+                   percentile_cont(0.5) WITHIN GROUP (ORDER BY t.seconds) FILTER (WHERE t.warm) AS warm_p50,
+                   percentile_cont(0.99) WITHIN GROUP (ORDER BY t.seconds) FILTER (WHERE t.warm) AS warm_p99,
+                   max(t.seconds) FILTER (WHERE t.warm) AS warm_worst,
+                   extract(epoch FROM max(t.finished_at) FILTER (WHERE t.created_at <= to_timestamp($1))) - $1 AS drained
+            FROM (SELECT extract(epoch FROM finished_at - created_at) AS seconds, finished_at, created_at,
+                         created_at >= to_timestamp($2) AS warm
+                  FROM receiptq.jobs WHERE finished_at IS NOT NULL) AS t
+            """, [returned.timeIntervalSince1970, warmFrom.timeIntervalSince1970])[0]
+        let warmVerdict: [Double]? = try times.decodeIfPresent("warm_worst", as: Double.self).map { worst in
+            [try times.decodeIfPresent("warm_p50") ?? 0, try times.decodeIfPresent("warm_p99") ?? 0, worst]
         }
         // The warm tail, explained: attempts and last error of the slowest verdicts.
         var slowest: [String] = []
