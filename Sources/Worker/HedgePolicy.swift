@@ -1,3 +1,5 @@
+import AppStore
+
 /// When a verification still unanswered is sent again. Pure: latencies and sends in, decisions
 /// out, no clock.
 ///
@@ -65,6 +67,17 @@ public struct HedgePolicy: Sendable, Equatable {
         guard credit >= 1 else { return false }
         credit -= 1
         return true
+    }
+
+    /// Whether an answer to one of a hedged verification's two requests ends it. An answer that
+    /// says what the receipt is (valid, invalid, our secret refused) does; Apple's trouble (a 503,
+    /// a timeout) does only when no other request is out: a hedge that met a 503 ended a hung first
+    /// request's wait with a retry, where waiting for the other request gave a verdict.
+    public static func endsTheWait(_ outcome: VerificationOutcome, otherRequestOut: Bool) -> Bool {
+        switch outcome {
+        case .retryLater, .timedOut: !otherRequestOut
+        case .valid, .reject, .configurationError: true
+        }
     }
 
     /// The `quantile` of the latencies kept.

@@ -32,7 +32,7 @@ extension ReceiptWorker {
             while let next = try await group.next() {
                 outstanding -= 1
                 guard let result = next else { continue }   // no hedge: wait for the first request
-                if inconclusive == nil && outstanding > 0 && hedge.wasSent && !Self.isConclusive(result) {
+                if inconclusive == nil && !HedgePolicy.endsTheWait(result.outcome, otherRequestOut: outstanding > 0 && hedge.wasSent) {
                     inconclusive = result
                     continue
                 }
@@ -41,15 +41,6 @@ extension ReceiptWorker {
             }
             if let inconclusive { return inconclusive }
             throw CancellationError()
-        }
-    }
-
-    /// An answer that says what the receipt is (valid, invalid, our secret refused), not that
-    /// Apple could not answer.
-    private static func isConclusive(_ result: VerificationResult) -> Bool {
-        switch result.outcome {
-        case .retryLater, .timedOut: false
-        default: true
         }
     }
 

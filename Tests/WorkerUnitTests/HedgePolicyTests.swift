@@ -1,3 +1,4 @@
+import AppStore
 import Testing
 import Worker
 
@@ -44,5 +45,22 @@ struct HedgePolicyTests {
         #expect(policy.percentile(0.99) == .seconds(1))
         for _ in 0..<100 { policy.answered(after: .seconds(5)) }
         #expect(policy.percentile(0.99) == .seconds(5))
+    }
+
+    @Test("a conclusive answer ends a hedged verification; Apple's trouble only when no other request is out")
+    func whichAnswerEndsTheWait() throws {
+        let valid = VerificationOutcome.valid(try appleResponse(inApp: [purchase("1")]))
+        let table: [(VerificationOutcome, otherRequestOut: Bool, ends: Bool)] = [
+            (valid, true, true),
+            (.reject(.notAuthentic), true, true),
+            (.configurationError(.sharedSecretMismatch), true, true),
+            (.retryLater(.httpStatus(503)), true, false),   // the hung first request may still answer
+            (.timedOut, true, false),
+            (.retryLater(.httpStatus(503)), false, true),   // nothing else to wait for: retried
+            (.timedOut, false, true),
+        ]
+        for (outcome, otherRequestOut, ends) in table {
+            #expect(HedgePolicy.endsTheWait(outcome, otherRequestOut: otherRequestOut) == ends, "\(outcome), other out: \(otherRequestOut)")
+        }
     }
 }
