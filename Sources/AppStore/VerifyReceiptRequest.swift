@@ -30,38 +30,10 @@ public struct VerifyReceiptRequest: Sendable, Equatable {
         return String(result)
     }
 
-    /// The body Apple expects: `{"receipt-data": …, "password": …, "exclude-old-transactions": …}`,
-    /// as `JSONEncoder` writes it (`httpBody()` writes the same bytes without it).
+    /// The body Apple expects: `{"exclude-old-transactions": …, "password": …, "receipt-data": …}`,
+    /// as an array (`httpBody()` writes it; this copies it for callers that want bytes).
     public func encodedBody() -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding three plain fields cannot fail.
-        return (try? Array(encoder.encode(Wire(self)))) ?? []
-    }
-
-    private struct Wire: Encodable {
-        let receiptData: String
-        let password: String?
-        let excludeOldTransactions: Bool
-
-        init(_ request: VerifyReceiptRequest) {
-            receiptData = request.receiptData
-            password = request.password
-            excludeOldTransactions = request.excludeOldTransactions
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case receiptData = "receipt-data"
-            case password
-            case excludeOldTransactions = "exclude-old-transactions"
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(receiptData, forKey: .receiptData)
-            try container.encodeIfPresent(password, forKey: .password)
-            try container.encode(excludeOldTransactions, forKey: .excludeOldTransactions)
-        }
+        httpBody().withUnsafeBytes { Array($0) }
     }
 }
 

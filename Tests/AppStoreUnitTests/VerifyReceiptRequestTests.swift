@@ -40,7 +40,23 @@ struct VerifyReceiptRequestTests {
     func httpBodyIsByteForByteWhatJSONEncoderWrites(receipt: String, password: String?, excludeOld: Bool) {
         let request = VerifyReceiptRequest(receiptData: receipt, password: password, excludeOldTransactions: excludeOld)
         let body = request.httpBody().withUnsafeBytes { Array($0) }
-        #expect(body == request.encodedBody())
+        #expect(body == Self.jsonEncoderBody(request))
+    }
+
+    /// The oracle: the body as `JSONEncoder` writes it with sorted keys and unescaped slashes.
+    static func jsonEncoderBody(_ request: VerifyReceiptRequest) -> [UInt8] {
+        struct Wire: Encodable {
+            let receiptData: String
+            let password: String?
+            let excludeOldTransactions: Bool
+            enum CodingKeys: String, CodingKey {
+                case receiptData = "receipt-data", password, excludeOldTransactions = "exclude-old-transactions"
+            }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let wire = Wire(receiptData: request.receiptData, password: request.password, excludeOldTransactions: request.excludeOldTransactions)
+        return (try? Array(encoder.encode(wire))) ?? []
     }
 
     @Test func base64WithoutWhitespaceIsKeptAsIs() {
