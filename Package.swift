@@ -261,7 +261,7 @@ let package = Package(
         ),
         .testTarget(name: "AppStoreServerAPIUnitTests", dependencies: ["AppStoreServerAPI"]),
         .testTarget(name: "ReceiptQueueUnitTests", dependencies: ["ReceiptQueue"]),
-        .testTarget(name: "WorkerUnitTests", dependencies: ["Worker", "ReceiptQueue", "AppStore", "AppStoreServerAPI", "AppleSignedData", "ClockTesting",
+        .testTarget(name: "WorkerUnitTests", dependencies: ["Worker", "ReceiptQueue", "AppStore", "AppStoreServerAPI", "AppleSignedData", "ClockTesting", "HTTPClient",
                                                     "WebhookSignature"]),
         .testTarget(name: "APIUnitTests", dependencies: ["API"]),
         .testTarget(name: "CommandSupportUnitTests", dependencies: ["CommandSupport"]),

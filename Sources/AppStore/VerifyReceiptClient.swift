@@ -33,8 +33,11 @@ public struct VerifyReceiptClient: Sendable {
     }
 
     /// `verify(receiptData:startingAt:)` with the body made by `requestBody(receiptData:)`.
+    /// - Parameter hedge: when a request still unanswered is sent again (verifyReceipt is an
+    ///   idempotent read); nil: never.
     /// - Throws: `CancellationError` only.
-    public func verify(body: HTTPBody, startingAt: VerifyReceiptEnvironment = .production) async throws -> VerificationResult {
+    public func verify(body: HTTPBody, startingAt: VerifyReceiptEnvironment = .production,
+                       hedge: HTTPHedge? = nil) async throws -> VerificationResult {
         var environment = startingAt
         var latency = Duration.zero
         var calls = 0
@@ -48,7 +51,7 @@ public struct VerifyReceiptClient: Sendable {
                 let response = try await httpClient.post(
                     url: configuration.url(for: environment),
                     headers: ["Content-Type": "application/json"],
-                    body: body, timeout: configuration.requestTimeout)
+                    body: body, timeout: configuration.requestTimeout, hedge: hedge)
                 latency += clock.now - started
                 classification = .classify(httpStatus: response.status, body: response.body)
             } catch let error as HTTPClientError {

@@ -11,9 +11,12 @@ import Foundation
 /// `curl_multi_poll` + `curl_multi_perform`, every turn tried every transfer, which measured
 /// about 10 ms a turn and 0.6–1.1 ms of CPU per request at 1,000–5,000 in flight.
 ///
+/// Stragglers are hedged here too (`HTTPHedge`): the loop's own timer list says when a request
+/// is due for a second transfer, so a hedged request still costs its caller one awaiting task.
+///
 /// Thread-safety contract (why `@unchecked Sendable` is sound): `inbox` is locked and `wakeup`
 /// only writes to a pipe; every other stored property — the multi handle, `active`,
-/// `freeHandles`, `pollSet`, `timerDeadline` — is read and written only on the engine thread
+/// `freeHandles`, `hedgeTimers`, `pollSet`, `timerDeadline` — is read and written only on the engine thread
 /// (libcurl calls the socket and timer callbacks there too, from inside its functions).
 final class CurlEngine: @unchecked Sendable {
     let inbox = EngineInbox()
@@ -21,8 +24,9 @@ final class CurlEngine: @unchecked Sendable {
     private let wakeup = WakeupPipe()
     private let multi: UnsafeMutableRawPointer
     // Engine thread only:
-    private var active: [UInt64: CurlTransfer] = [:]
+    private var active: [UInt64: EngineRequest] = [:]
     private var freeHandles: [CurlEasyHandle] = []
+    private var hedgeTimers = HedgeTimers()
     var pollSet: EventPoll
     var timerDeadline: ContinuousClock.Instant?
 
@@ -70,7 +74,7 @@ final class CurlEngine: @unchecked Sendable {
             for command in commands {
                 switch command {
                 case .start(let request): start(request)
-                case .cancel(let id): if let transfer = active[id] { finish(transfer, .failure(CancellationError())) }
+                case .cancel(let id): if let request = active[id] { finish(request, .failure(CancellationError())) }
                 }
             }
             if closed { break }
@@ -80,6 +84,7 @@ final class CurlEngine: @unchecked Sendable {
                 curl_multi_socket_action(multi, CURL_SOCKET_TIMEOUT, 0, &stillRunning)
                 collectFinished()
             }
+            sendDueHedges()
             batchEvents()
             let (woken, ready) = pollSet.wait(timeoutMilliseconds: pollTimeout())
             if woken { wakeup.drain() }
@@ -88,7 +93,7 @@ final class CurlEngine: @unchecked Sendable {
             }
             collectFinished()
         }
-        for transfer in Array(active.values) { finish(transfer, .failure(HTTPClientError.shutdown)) }
+        for request in Array(active.values) { finish(request, .failure(HTTPClientError.shutdown)) }
         freeHandles.removeAll()
         curl_multi_cleanup(multi)
         pollSet.close()
@@ -106,31 +111,57 @@ final class CurlEngine: @unchecked Sendable {
         nanosleep(&request, nil)
     }
 
-    /// Until libcurl's next timeout (at most 1 s, so a missed wake-up can never stall the loop).
+    /// Until libcurl's next timeout or the next hedge due (at most 1 s, so a missed wake-up can
+    /// never stall the loop).
     private func pollTimeout() -> Int32 {
-        guard let deadline = timerDeadline else { return 1_000 }
+        let soonest = [timerDeadline, hedgeTimers.nextDue].compactMap { $0 }.min()
+        guard let deadline = soonest else { return 1_000 }
         let remaining = deadline - .now
         if remaining <= .zero { return 0 }
         return Int32(min(1_000, remaining.curlMilliseconds))
     }
 
-    private func start(_ request: PendingRequest) {
+    private func start(_ pending: PendingRequest) {
+        let request = EngineRequest(pending)
+        if let error = startTransfer(of: request) {
+            pending.continuation.resume(throwing: error)
+            return
+        }
+        active[pending.id] = request
+        if let hedge = pending.hedge { hedgeTimers.add(pending.id, due: .now + hedge.after) }
+    }
+
+    /// Starts one transfer of `request`: its first, or its hedge.
+    /// - Returns: why it could not start, or `nil`.
+    private func startTransfer(of request: EngineRequest) -> HTTPClientError? {
         guard let handle = freeHandles.popLast() ?? CurlEasyHandle() else {
-            request.continuation.resume(throwing: HTTPClientError.transport(code: -1, message: "curl_easy_init failed"))
-            return
+            return .transport(code: -1, message: "curl_easy_init failed")
         }
-        let transfer = CurlTransfer(
-            id: request.id, handle: handle, continuation: request.continuation,
-            maxResponseBytes: configuration.maxResponseBytes)
-        if let error = configure(transfer, for: request) {
+        let transfer = CurlTransfer(request: request, handle: handle, maxResponseBytes: configuration.maxResponseBytes)
+        if let error = configure(transfer, for: request.pending) {
             release(transfer)
-            request.continuation.resume(throwing: error)
-            return
+            return error
         }
-        active[request.id] = transfer
         let added = curl_multi_add_handle(multi, handle.easy)
         if added != CURLM_OK {
-            finish(transfer, .failure(HTTPClientError.transport(code: Int(added.rawValue), message: "curl_multi_add_handle failed")))
+            release(transfer)
+            return .transport(code: Int(added.rawValue), message: "curl_multi_add_handle failed")
+        }
+        request.transfers.append(transfer)
+        return nil
+    }
+
+    /// Sends the hedges now due: requests whose first transfer is still out `after` it went,
+    /// when their caller allows (`HTTPHedge.mayHedge`). A hedge that cannot start is skipped:
+    /// the first transfer is still out.
+    private func sendDueHedges() {
+        guard hedgeTimers.nextDue != nil else { return }
+        let now = ContinuousClock.now
+        while let id = hedgeTimers.popDue(now: now) {
+            guard let request = active[id], !request.hedged, let hedge = request.pending.hedge,
+                  hedge.mayHedge() else { continue }
+            request.hedged = true
+            _ = startTransfer(of: request)
         }
     }
 
@@ -148,21 +179,35 @@ final class CurlEngine: @unchecked Sendable {
                 let error = HTTPClientError.from(
                     code: code, message: transfer.handle.errorMessage,
                     exceededLimit: tooLarge ? configuration.maxResponseBytes : nil)
-                finish(transfer, .failure(error))
+                ended(transfer, .failure(error))
                 continue
             }
             var status = 0
             _ = ccurl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
-            finish(transfer, .success(HTTPResponse(status: status, headers: transfer.headers, body: transfer.body)))
+            ended(transfer, .success(HTTPResponse(status: status, headers: transfer.headers, body: transfer.body)))
         }
     }
 
-    /// Removes the transfer from libcurl, recycles its handle, then resumes the waiting task.
-    private func finish(_ transfer: CurlTransfer, _ result: Result<HTTPResponse, any Error>) {
+    /// One transfer ended. Its answer ends the request unless the other transfer of a hedged
+    /// request is still out and the caller's `HTTPHedge.endsTheWait` says to wait for that one.
+    private func ended(_ transfer: CurlTransfer, _ result: Result<HTTPResponse, HTTPClientError>) {
+        let request = transfer.request
         curl_multi_remove_handle(multi, transfer.handle.easy)
-        active[transfer.id] = nil
         release(transfer)
-        transfer.continuation.resume(with: result)
+        request.transfers.removeAll { $0 === transfer }
+        if !request.transfers.isEmpty, let hedge = request.pending.hedge, !hedge.endsTheWait(result) { return }
+        finish(request, result.mapError { $0 })
+    }
+
+    /// Aborts whatever the request still has out, recycles the handles, then resumes the waiting task.
+    private func finish(_ request: EngineRequest, _ result: Result<HTTPResponse, any Error>) {
+        for transfer in request.transfers {
+            curl_multi_remove_handle(multi, transfer.handle.easy)
+            release(transfer)
+        }
+        request.transfers.removeAll()
+        active[request.pending.id] = nil
+        request.pending.continuation.resume(with: result)
     }
 
     private func release(_ transfer: CurlTransfer) {

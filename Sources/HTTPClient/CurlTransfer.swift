@@ -1,11 +1,12 @@
 import CCurl
 
-/// The state of one request while libcurl runs it: where the response accumulates and who is
-/// waiting for it. Touched only on the engine thread (libcurl calls the callbacks there too).
+/// One transfer while libcurl runs it: where the response accumulates, and the request it
+/// answers (a hedged request has two). Touched only on the engine thread (libcurl calls the
+/// callbacks there too).
 final class CurlTransfer {
-    let id: UInt64
+    /// Strong: the request lets go of its transfers as they end, which breaks the cycle.
+    let request: EngineRequest
     let handle: CurlEasyHandle
-    let continuation: CheckedContinuation<HTTPResponse, any Error>
     let maxResponseBytes: Int
     var requestHeaders: UnsafeMutablePointer<curl_slist>?
     /// Kept alive while libcurl may read it (`CURLOPT_POSTFIELDS` does not copy).
@@ -14,10 +15,9 @@ final class CurlTransfer {
     var headers: [HTTPHeader] = []
     var exceededLimit = false
 
-    init(id: UInt64, handle: CurlEasyHandle, continuation: CheckedContinuation<HTTPResponse, any Error>, maxResponseBytes: Int) {
-        self.id = id
+    init(request: EngineRequest, handle: CurlEasyHandle, maxResponseBytes: Int) {
+        self.request = request
         self.handle = handle
-        self.continuation = continuation
         self.maxResponseBytes = maxResponseBytes
     }
 

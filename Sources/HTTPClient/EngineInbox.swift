@@ -9,6 +9,8 @@ struct PendingRequest: Sendable {
     /// `nil` for a GET.
     let body: HTTPBody?
     let timeout: Duration
+    /// A second transfer for a straggler; nil: never.
+    let hedge: HTTPHedge?
     let continuation: CheckedContinuation<HTTPResponse, any Error>
 }
 

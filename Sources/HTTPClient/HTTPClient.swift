@@ -55,13 +55,15 @@ public final class HTTPClient: Sendable {
 
     /// Sends a POST whose body is already an `HTTPBody` (sent in place; the same body may be
     /// sent again, e.g. to the sandbox after 21007). Otherwise as `post(url:headers:body:timeout:)`.
+    /// - Parameter hedge: when a straggler is sent again (only for idempotent requests); nil: never.
     public func post(
         url: String,
         headers: [String: String] = [:],
         body: HTTPBody,
-        timeout: Duration? = nil
+        timeout: Duration? = nil,
+        hedge: HTTPHedge? = nil
     ) async throws -> HTTPResponse {
-        try await send(.post, url: url, headers: headers, body: body, timeout: timeout)
+        try await send(.post, url: url, headers: headers, body: body, timeout: timeout, hedge: hedge)
     }
 
     /// Sends a request with any method and returns the complete response, whatever its HTTP
@@ -78,12 +80,15 @@ public final class HTTPClient: Sendable {
     }
 
     /// `send` with the body as an `HTTPBody` (`nil`: none), sent without another copy.
+    /// - Parameter hedge: when a straggler is sent again (only for idempotent requests); nil:
+    ///   never. Each transfer has the whole `timeout` from when it went out.
     public func send(
         _ method: HTTPMethod,
         url: String,
         headers: [String: String] = [:],
         body: HTTPBody?,
-        timeout: Duration? = nil
+        timeout: Duration? = nil,
+        hedge: HTTPHedge? = nil
     ) async throws -> HTTPResponse {
         try Task.checkCancellation()
         let engine = self.engine
@@ -92,7 +97,7 @@ public final class HTTPClient: Sendable {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 engine.submit(PendingRequest(
-                    id: id, method: method, url: url, headers: headers, body: body, timeout: limit,
+                    id: id, method: method, url: url, headers: headers, body: body, timeout: limit, hedge: hedge,
                     continuation: continuation))
                 // A cancellation that came before the submission found nothing to cancel.
                 if Task.isCancelled { engine.cancel(id) }

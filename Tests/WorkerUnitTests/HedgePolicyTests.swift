@@ -1,4 +1,6 @@
 import AppStore
+import Foundation
+import HTTPClient
 import Testing
 import Worker
 
@@ -47,20 +49,26 @@ struct HedgePolicyTests {
         #expect(policy.percentile(0.99) == .seconds(5))
     }
 
-    @Test("a conclusive answer ends a hedged verification; Apple's trouble only when no other request is out")
+    @Test("while the other request is out, an answer that says what the receipt is ends the wait; Apple's trouble does not")
     func whichAnswerEndsTheWait() throws {
-        let valid = VerificationOutcome.valid(try appleResponse(inApp: [purchase("1")]))
-        let table: [(VerificationOutcome, otherRequestOut: Bool, ends: Bool)] = [
-            (valid, true, true),
-            (.reject(.notAuthentic), true, true),
-            (.configurationError(.sharedSecretMismatch), true, true),
-            (.retryLater(.httpStatus(503)), true, false),   // the hung first request may still answer
-            (.timedOut, true, false),
-            (.retryLater(.httpStatus(503)), false, true),   // nothing else to wait for: retried
-            (.timedOut, false, true),
+        func answer(_ object: [String: Any], httpStatus: Int = 200) throws -> Result<HTTPResponse, HTTPClientError> {
+            .success(HTTPResponse(status: httpStatus, headers: [], body: Array(try JSONSerialization.data(withJSONObject: object))))
+        }
+        let valid: [String: Any] = ["status": 0, "environment": "Production",
+                                    "receipt": ["bundle_id": "com.example.app", "in_app": [purchase("1")]]]
+        let table: [(String, Result<HTTPResponse, HTTPClientError>, ends: Bool)] = [
+            ("valid", try answer(valid), true),
+            ("21003 not authentic", try answer(["status": 21003]), true),
+            ("21004 secret refused", try answer(["status": 21004]), true),
+            ("21007 ask the sandbox", try answer(["status": 21007]), true),
+            ("HTTP 503", .success(HTTPResponse(status: 503, headers: [], body: [])), false),   // the hung first request may still answer
+            ("21005 unavailable", try answer(["status": 21005]), false),
+            ("21199 retryable", try answer(["status": 21199, "is-retryable": true]), false),
+            ("timeout", .failure(.timeout), false),
+            ("connection reset", .failure(.transport(code: 56, message: "reset")), false),
         ]
-        for (outcome, otherRequestOut, ends) in table {
-            #expect(HedgePolicy.endsTheWait(outcome, otherRequestOut: otherRequestOut) == ends, "\(outcome), other out: \(otherRequestOut)")
+        for (name, answer, ends) in table {
+            #expect(HedgePolicy.endsTheWait(answer) == ends, "\(name)")
         }
     }
 }

@@ -1,0 +1,103 @@
+import AppStore
+import FakeAppStore
+import HTTPClient
+import Synchronization
+import Testing
+
+/// Hedged requests (`HTTPHedge`) against the fake App Store: a straggler is sent again by the
+/// engine, the first answer that ends the wait wins, and the caller's budget is asked first.
+struct HTTPClientHedgingTests {
+    /// Counts how often the engine asked whether it may hedge, and answers `allow`.
+    final class Asked: Sendable {
+        let allow: Bool
+        private let count = Mutex(0)
+        init(allow: Bool) { self.allow = allow }
+        func ask() -> Bool {
+            count.withLock { $0 += 1 }
+            return allow
+        }
+        var times: Int { count.withLock { $0 } }
+    }
+
+    static func hedge(after: Duration, _ asked: Asked) -> HTTPHedge {
+        HTTPHedge(after: after, mayHedge: { asked.ask() }, endsTheWait: { answer in
+            if case .success(let response) = answer { return response.status == 200 }
+            return false
+        })
+    }
+
+    @Test func aHungRequestIsHedgedAndTheHedgesAnswerEndsTheWaitLongBeforeTheTimeout() async throws {
+        // Every request in the fake's first 2 s hangs: the first one does, the hedge (at 3 s) does not.
+        let fake = try await HTTPClientAgainstFakeTests.quickFake {
+            $0.pHang = 1
+            $0.randomFaultsEnd = .seconds(2)
+        }
+        let client = HTTPClient()
+        let asked = Asked(allow: true)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let response = try await client.post(
+            url: fake.productionURL, body: HTTPBody(HTTPClientAgainstFakeTests.body()), timeout: .seconds(30),
+            hedge: Self.hedge(after: .seconds(3), asked))
+        let elapsed = clock.now - started
+        guard case .valid = ReceiptClassification.classify(httpStatus: response.status, body: response.body) else {
+            Issue.record("the hedge's valid answer was not returned: HTTP \(response.status)")
+            return
+        }
+        #expect(asked.times == 1)
+        #expect(fake.stats.snapshot().requests == 2)
+        #expect(elapsed >= .seconds(3))
+        #expect(elapsed < .seconds(25), "waited \(elapsed): the hung first request's timeout, not the hedge")
+        await client.shutdown()
+        await fake.stop()
+    }
+
+    @Test func noHedgeGoesWhenTheCallerRefusesAndTheHangRunsToItsTimeout() async throws {
+        let fake = try await HTTPClientAgainstFakeTests.quickFake { $0.pHang = 1 }
+        let client = HTTPClient()
+        let asked = Asked(allow: false)
+        await #expect(throws: HTTPClientError.timeout) {
+            _ = try await client.post(
+                url: fake.productionURL, body: HTTPBody(HTTPClientAgainstFakeTests.body()), timeout: .seconds(2),
+                hedge: Self.hedge(after: .milliseconds(300), asked))
+        }
+        #expect(asked.times == 1)
+        #expect(fake.stats.snapshot().requests == 1)
+        await client.shutdown()
+        await fake.stop()
+    }
+
+    @Test func anAnswerBeforeTheHedgeIsDueEndsTheRequestWithoutAskingForAHedge() async throws {
+        let fake = try await HTTPClientAgainstFakeTests.quickFake()
+        let client = HTTPClient()
+        let asked = Asked(allow: true)
+        let response = try await client.post(
+            url: fake.productionURL, body: HTTPBody(HTTPClientAgainstFakeTests.body()), timeout: .seconds(30),
+            hedge: Self.hedge(after: .seconds(2), asked))
+        #expect(response.status == 200)
+        try await Task.sleep(for: .seconds(3))   // past the hedge's due time: the engine skips the ended request
+        #expect(asked.times == 0)
+        #expect(fake.stats.snapshot().requests == 1)
+        await client.shutdown()
+        await fake.stop()
+    }
+
+    @Test func cancellingTheCallerAbortsBothRequestsAtOnce() async throws {
+        let fake = try await HTTPClientAgainstFakeTests.quickFake { $0.pHang = 1 }
+        let client = HTTPClient()
+        let asked = Asked(allow: true)
+        let url = fake.productionURL
+        let request = Task {
+            try await client.post(url: url, body: HTTPBody(HTTPClientAgainstFakeTests.body()), timeout: .seconds(60),
+                                  hedge: Self.hedge(after: .milliseconds(200), asked))
+        }
+        while fake.stats.snapshot().requests < 2 { try await Task.sleep(for: .milliseconds(50)) }
+        let clock = ContinuousClock()
+        let cancelled = clock.now
+        request.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await request.value }
+        #expect(clock.now - cancelled < .seconds(5))
+        await client.shutdown()
+        await fake.stop()
+    }
+}
