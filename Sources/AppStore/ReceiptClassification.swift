@@ -1,8 +1,9 @@
 /// What Apple's answer means for a job — the single decision the worker acts on.
 /// Made by `ReceiptClassification.classify(httpStatus:body:)`, a pure function.
 public enum ReceiptClassification: Sendable {
-    /// Status 0 or 21006: the receipt is genuine; match its transactions next.
-    case valid(VerifyReceiptResponse)
+    /// Status 0 or 21006: the receipt is genuine; match its transactions next. Boxed, as in
+    /// `VerificationOutcome`.
+    indirect case valid(VerifyReceiptResponse)
     /// 21007 or 21008: ask the other environment now (once per verification).
     case switchEnvironment(to: VerifyReceiptEnvironment)
     /// Apple-side trouble or an answer we cannot read: requeue with backoff.

@@ -2,7 +2,9 @@
 /// `valid` → match and grant; `retryLater` → `queued` with backoff; `reject` → `rejected`;
 /// `configurationError` → stop claiming and alert; `timedOut` → `timed_out`.
 public enum VerificationOutcome: Sendable {
-    case valid(VerifyReceiptResponse)
+    /// Boxed (`indirect`): Apple's decoded answer is a few hundred bytes, and every async frame
+    /// that holds an outcome across an await (one per verification in flight) paid for it inline.
+    indirect case valid(VerifyReceiptResponse)
     case retryLater(RetryReason)
     case reject(RejectReason)
     case configurationError(ConfigurationProblem)

@@ -39,48 +39,71 @@ public struct VerifyReceiptClient: Sendable {
     public func verify(body: HTTPBody, startingAt: VerifyReceiptEnvironment = .production,
                        hedge: HTTPHedge? = nil) async throws -> VerificationResult {
         var environment = startingAt
-        var latency = Duration.zero
-        var calls = 0
-        var switched = false
+        var spent = Spent()
         while true {
-            calls += 1
             let clock = ContinuousClock()
             let started = clock.now
-            let classification: ReceiptClassification
+            let answer: Result<HTTPResponse, HTTPClientError>
             do {
-                let response = try await httpClient.post(
+                answer = .success(try await httpClient.post(
                     url: configuration.url(for: environment),
                     headers: ["Content-Type": "application/json"],
-                    body: body, timeout: configuration.requestTimeout, hedge: hedge)
-                latency += clock.now - started
-                classification = .classify(httpStatus: response.status, body: response.body)
+                    body: body, timeout: configuration.requestTimeout, hedge: hedge))
             } catch let error as HTTPClientError {
-                latency += clock.now - started
-                let outcome: VerificationOutcome = switch error {
-                case .timeout: .timedOut
-                case .tls: .retryLater(.tls(error.description))
-                default: .retryLater(.network(error.description))
-                }
-                return VerificationResult(outcome: outcome, environment: environment, latency: latency, calls: calls)
+                answer = .failure(error)
             } catch {
                 throw CancellationError()
             }
-            let outcome: VerificationOutcome
-            switch classification {
+            switch Self.judge(answer, from: environment, after: clock.now - started, spent: &spent) {
+            case .done(let result): return result
+            case .ask(let other): environment = other
+            }
+        }
+    }
+
+    /// What the verification has cost so far.
+    private struct Spent {
+        var latency = Duration.zero
+        var calls = 0
+        var switched = false
+    }
+
+    private enum Next {
+        case done(VerificationResult)
+        case ask(VerifyReceiptEnvironment)
+    }
+
+    /// One answer from `environment` judged: the verification's result, or the other environment
+    /// to ask (once per verification). Not inlined into `verify`, so that the classification's
+    /// locals stay off its async frame, which lives while Apple answers.
+    @inline(never)
+    private static func judge(_ answer: Result<HTTPResponse, HTTPClientError>, from environment: VerifyReceiptEnvironment,
+                              after latency: Duration, spent: inout Spent) -> Next {
+        spent.calls += 1
+        spent.latency += latency
+        let outcome: VerificationOutcome
+        switch answer {
+        case .failure(let error):
+            outcome = switch error {
+            case .timeout: .timedOut
+            case .tls: .retryLater(.tls(error.description))
+            default: .retryLater(.network(error.description))
+            }
+        case .success(let response):
+            switch ReceiptClassification.classify(httpStatus: response.status, body: response.body) {
             case .switchEnvironment(let target):
-                if switched || target == environment {
+                if spent.switched || target == environment {
                     outcome = .retryLater(.environmentLoop)
                 } else {
-                    switched = true
-                    environment = target
-                    continue
+                    spent.switched = true
+                    return .ask(target)
                 }
             case .valid(let response): outcome = .valid(response)
             case .retryLater(let reason): outcome = .retryLater(reason)
             case .reject(let reason): outcome = .reject(reason)
             case .configurationError(let problem): outcome = .configurationError(problem)
             }
-            return VerificationResult(outcome: outcome, environment: environment, latency: latency, calls: calls)
         }
+        return .done(VerificationResult(outcome: outcome, environment: environment, latency: spent.latency, calls: spent.calls))
     }
 }

@@ -13,6 +13,17 @@ extension ReceiptWorker {
         guard let delay = hedging.withLock({ $0?.firstSent() }) else {
             return recordLatency(try await verifier.verify(body: body))
         }
+        let (hedge, sent) = makeHedge(after: delay)
+        let result = try await verifier.verify(body: body, hedge: hedge)
+        // A hedged verification's latency is the first request's wait plus the hedge's: it would
+        // teach the p99 the hedge delay itself. Only unhedged answers are kept.
+        return sent.wasSent ? result : recordLatency(result)
+    }
+
+    /// The engine's instructions for this verification's straggler, and where it records that the
+    /// hedge went. Not inlined: the closures' set-up stays off `verifyHedged`'s async frame.
+    @inline(never)
+    private func makeHedge(after delay: Duration) -> (HTTPHedge, HedgeSent) {
         let sent = HedgeSent()
         let hedge = HTTPHedge(after: delay, mayHedge: { [self] in
             guard mayHedge() else { return false }
@@ -20,10 +31,7 @@ extension ReceiptWorker {
             metrics.hedges.increment()
             return true
         }, endsTheWait: HedgePolicy.endsTheWait)
-        let result = try await verifier.verify(body: body, hedge: hedge)
-        // A hedged verification's latency is the first request's wait plus the hedge's: it would
-        // teach the p99 the hedge delay itself. Only unhedged answers are kept.
-        return sent.wasSent ? result : recordLatency(result)
+        return (hedge, sent)
     }
 
     /// Engine thread, when a straggler is due: the breaker closed and a hedge credit to spend.

@@ -190,22 +190,29 @@ public final class ReceiptWorker: Service, Sendable {
         }
     }
 
+    /// One verification, in three steps: the local receipt check and the request body, Apple's
+    /// answer, and the verdict handed to the writer with the slot given back. The steps before and
+    /// after the await are functions of their own (not inlined) so that their locals stay off
+    /// this async frame, which lives as long as Apple takes, once per verification in flight.
     private func verify(_ lease: JobLease, receipt: ReceiptHandoff) async {
         let sent = ContinuousClock.now
-        var result: VerificationResult?
-        var decidedLocally = false
-        defer {
-            let (actions, remaining) = gate.withLock { gate in
-                if decidedLocally {
-                    gate.decidedLocally()
-                    return ([WorkerGate<ContinuousClock.Instant>.Action](), gate.inFlight)
-                }
-                return (gate.finished(result, job: lease.id, sentAt: sent, now: .now), gate.inFlight)
-            }
-            metrics.inFlight.record(remaining)
-            perform(actions)
-            wake.signal()
+        guard let request = await prepareRequest(lease, receipt: receipt) else {
+            finishedLocally()
+            return
         }
+        let result: VerificationResult?
+        do {
+            result = try await verifyHedged(request.body)
+        } catch {
+            result = nil   // shutdown: not attempted
+        }
+        finished(lease, result, sentAt: sent, verifiedLocally: request.verifiedLocally)
+    }
+
+    /// The request body, and whether this machine verified the receipt; nil when the local check
+    /// settled the job (rejected without asking Apple).
+    @inline(never)
+    private func prepareRequest(_ lease: JobLease, receipt: ReceiptHandoff) async -> (body: HTTPBody, verifiedLocally: Bool)? {
         var receiptData = receipt.take()
         let check = await LocalReceiptCheck.run(localReceipts, receiptData: receiptData)
         let locallyValid: Bool
@@ -213,8 +220,7 @@ public final class ReceiptWorker: Service, Sendable {
         case .reject(let reason):
             metrics.localReceiptChecks("rejected").increment()
             writer.submit(FinishedAttempt(lease: lease, decision: .result(.rejected(reason: reason))))
-            decidedLocally = true   // Apple is not asked: the gate frees the slot and the breaker's admission
-            return
+            return nil   // Apple is not asked: the gate frees the slot and the breaker's admission
         case .askApple(let valid):
             locallyValid = valid
             if localReceipts != nil { metrics.localReceiptChecks(valid ? "verified" : "unconfirmed").increment() }
@@ -223,18 +229,39 @@ public final class ReceiptWorker: Service, Sendable {
         }
         let body = verifier.requestBody(receiptData: receiptData)
         receiptData = ""   // the body is the only copy from here
-        do {
-            result = try await verifyHedged(body)
-        } catch {
-            writer.submit(FinishedAttempt(lease: lease, decision: .result(.release)))   // shutdown: not attempted
-            return
+        return (body, locallyValid)
+    }
+
+    /// The local check settled the job: the slot is free, and Apple's breaker saw nothing.
+    @inline(never)
+    private func finishedLocally() {
+        let remaining = gate.withLock { gate in
+            gate.decidedLocally()
+            return gate.inFlight
         }
-        guard let result else { return }
-        metrics.appleLatency.recordNanoseconds(Int64(result.latency.seconds * 1e9))
-        metrics.appleRequests(result.environment.rawValue).increment(by: result.calls)
-        if case .retryLater(.tls) = result.outcome { metrics.appleTLSFailures(result.environment.rawValue).increment() }
-        var random = SystemRandomNumberGenerator()
-        writer.submit(decision.decide(result, lease: lease, now: Date(), receiptVerifiedLocally: locallyValid, using: &random))
+        metrics.inFlight.record(remaining)
+        wake.signal()
+    }
+
+    /// Apple answered (or the worker is stopping: `result` nil): the verdict goes to the writer,
+    /// then the gate learns how Apple did and frees the slot.
+    @inline(never)
+    private func finished(_ lease: JobLease, _ result: VerificationResult?, sentAt sent: ContinuousClock.Instant, verifiedLocally: Bool) {
+        if let result {
+            metrics.appleLatency.recordNanoseconds(Int64(result.latency.seconds * 1e9))
+            metrics.appleRequests(result.environment.rawValue).increment(by: result.calls)
+            if case .retryLater(.tls) = result.outcome { metrics.appleTLSFailures(result.environment.rawValue).increment() }
+            var random = SystemRandomNumberGenerator()
+            writer.submit(decision.decide(result, lease: lease, now: Date(), receiptVerifiedLocally: verifiedLocally, using: &random))
+        } else {
+            writer.submit(FinishedAttempt(lease: lease, decision: .result(.release)))
+        }
+        let (actions, remaining) = gate.withLock { gate in
+            (gate.finished(result, job: lease.id, sentAt: sent, now: .now), gate.inFlight)
+        }
+        metrics.inFlight.record(remaining)
+        perform(actions)
+        wake.signal()
     }
 
     /// Carries out the gate's actions: logs, metrics, the fleet notice.
