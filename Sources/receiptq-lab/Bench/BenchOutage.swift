@@ -63,6 +63,9 @@ struct BenchOutage: AsyncParsableCommand {
         var backlogDrainedSecondsAfterReturn: Double?
         var appleRequestsPerReceipt: Double
         var verdictP50Seconds: Double, verdictP99Seconds: Double, verdictMaxSeconds: Double
+        /// Verdicts per second between the 10th and the 90th percentile of finish times: the rate
+        /// the queue moved at while it was busy (what a degraded Apple costs, retries included).
+        var steadyVerdictsPerSecond: Double?
         var breakerOpenings: Int
         /// Over receipts submitted after `warm`: p50, p99, max (nil: none).
         var warmVerdictSeconds: [Double]?
@@ -176,7 +179,10 @@ struct BenchOutage: AsyncParsableCommand {
                    percentile_cont(0.5) WITHIN GROUP (ORDER BY t.seconds) FILTER (WHERE t.warm) AS warm_p50,
                    percentile_cont(0.99) WITHIN GROUP (ORDER BY t.seconds) FILTER (WHERE t.warm) AS warm_p99,
                    max(t.seconds) FILTER (WHERE t.warm) AS warm_worst,
-                   extract(epoch FROM max(t.finished_at) FILTER (WHERE t.created_at <= to_timestamp($1))) - $1 AS drained
+                   extract(epoch FROM max(t.finished_at) FILTER (WHERE t.created_at <= to_timestamp($1))) - $1 AS drained,
+                   percentile_cont(0.1) WITHIN GROUP (ORDER BY extract(epoch FROM t.finished_at)) AS finish_p10,
+                   percentile_cont(0.9) WITHIN GROUP (ORDER BY extract(epoch FROM t.finished_at)) AS finish_p90,
+                   count(*) AS finished
             FROM (SELECT extract(epoch FROM finished_at - created_at) AS seconds, finished_at, created_at,
                          created_at >= to_timestamp($2) AS warm
                   FROM receiptq.jobs WHERE finished_at IS NOT NULL) AS t
@@ -195,6 +201,10 @@ struct BenchOutage: AsyncParsableCommand {
             let error: String = try row.decode("error")
             slowest.append("\(try row.decode("seconds", as: String.self)) s, \(try row.decode("attempts", as: Int.self)) attempt(s)\(error.isEmpty ? "" : ", last error: \(error.prefix(60))")")
         }
+        var steadyRate: Double?
+        if let p10: Double = try times.decodeIfPresent("finish_p10"), let p90: Double = try times.decodeIfPresent("finish_p90"), p90 > p10 {
+            steadyRate = 0.8 * Double(try times.decode("finished", as: Int.self)) / (p90 - p10)
+        }
         var states: [String: Int] = [:]
         for row in try await pool.query("SELECT state, count(*) AS n FROM receiptq.jobs GROUP BY state") {
             states[try row.decode("state")] = try row.decode("n")
@@ -207,7 +217,7 @@ struct BenchOutage: AsyncParsableCommand {
                    backlogDrainedSecondsAfterReturn: outage > .zero ? try times.decodeIfPresent("drained") : nil,
                    appleRequestsPerReceipt: Double(stats.requests) / Double(max(1, submitted)),
                    verdictP50Seconds: try times.decodeIfPresent("p50") ?? 0, verdictP99Seconds: try times.decodeIfPresent("p99") ?? 0,
-                   verdictMaxSeconds: try times.decodeIfPresent("worst") ?? 0, breakerOpenings: openings,
+                   verdictMaxSeconds: try times.decodeIfPresent("worst") ?? 0, steadyVerdictsPerSecond: steadyRate, breakerOpenings: openings,
                    warmVerdictSeconds: warmVerdict, slowestWarm: slowest, hedges: hedges, states: states)
     }
 
@@ -221,6 +231,7 @@ struct BenchOutage: AsyncParsableCommand {
               Apple requests per receipt               \(String(format: "%.3f", run.appleRequestsPerReceipt))
               time to verdict p50 / p99 / max          \(seconds(run.verdictP50Seconds)) / \(seconds(run.verdictP99Seconds)) / \(seconds(run.verdictMaxSeconds))
               … submitted after \(warm.argumentText) (warm)          \(run.warmVerdictSeconds.map { $0.map { seconds($0) }.joined(separator: " / ") } ?? "n/a")
+              verdicts/s while busy (p10–p90 finishes) \(run.steadyVerdictsPerSecond.map { String(format: "%.1f", $0) } ?? "n/a")
               slowest warm verdicts                    \(run.slowestWarm.joined(separator: "; "))
               hedges (second requests for stragglers)  \(run.hedges) (\(String(format: "%.2f", Double(run.hedges) * 100 / Double(max(1, run.receipts)))) % of receipts)
               breaker openings (all workers)           \(run.breakerOpenings)
