@@ -61,13 +61,16 @@ struct CommandLineErrorTests {
     }
 
     @Test func theDatabaseURLCanComeFromAFileAsContainersHandSecretsOver() async throws {
-        let server = try ScratchDatabase.server()
+        // A database of its own, migrated: `stats` reads the ops views (the server's default
+        // database is migrated only when `./Deploy/dev` has run).
+        let database = try await ScratchDatabase.migrated(purpose: "dburlfile")
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("db-url-\(UUID().uuidString)")
-        try (server.connectionString + "\n").write(to: file, atomically: true, encoding: .utf8)
+        try (database.connectionString + "\n").write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let result = try await ChildProcess.run(arguments: ["stats"], environment: ["DATABASE_URL": "", "DATABASE_URL_FILE": file.path],
                                                 timeout: .seconds(20))
         #expect(result.status == 0, "\(result.stderr)")
+        await database.drop()
     }
 
     @Test func missingDatabaseURLSaysHowToGiveIt() async throws {

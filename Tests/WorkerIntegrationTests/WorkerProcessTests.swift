@@ -74,6 +74,13 @@ extension EndToEndRuns {
                 try await e2e.count("SELECT count(*) FROM receiptq.jobs WHERE locked_by = 'doomed'") > 200
             })
             doomed.kill(SIGKILL)
+            // A commit the dead worker had already sent may still land: count what it holds once
+            // its sessions are gone.
+            _ = await doomed.wait(timeout: .seconds(10))
+            #expect(try await eventually(timeout: .seconds(10)) {
+                try await e2e.count("SELECT count(*) FROM pg_stat_activity WHERE application_name = $1",
+                                    ["receiptq-worker-\(doomed.pid)"]) == 0
+            })
             let heldByTheDead = try await e2e.count("SELECT count(*) FROM receiptq.jobs WHERE locked_by = 'doomed'")
             #expect(heldByTheDead > 0)
             #expect(try await e2e.waitUntilDrained(timeout: .seconds(120)), "survivor said: \(survivor.stderr)")
