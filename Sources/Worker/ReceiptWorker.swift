@@ -37,6 +37,8 @@ public final class ReceiptWorker: Service, Sendable {
     private let ignoredNoticeLog = Mutex<ContinuousClock.Instant?>(nil)
     /// When a straggler is asked again (nil: never).
     let hedging: Mutex<HedgePolicy?>
+    /// The verifications in flight.
+    private let verifications = VerificationTasks()
 
     /// - Parameters:
     ///   - pool: connections for claims and outcome writes (2 are plenty).
@@ -107,39 +109,36 @@ public final class ReceiptWorker: Service, Sendable {
     }
 
     private func claimAndVerify() async {
-        await withDiscardingTaskGroup { verifications in
-            while !gate.withLock({ $0.stopping }) && !Task.isCancelled {
-                let wanted = gate.withLock { $0.slotsToClaim(now: .now) }
-                guard wanted > 0 else {
-                    await wake.wait(timeout: configuration.pollInterval)
-                    continue
-                }
-                let leases: [JobLease]
-                do {
-                    leases = try await queue.claim(limit: wanted, worker: configuration.name, lease: configuration.lease)
-                } catch {
-                    logger.warning("claim failed; retrying in 1 s", metadata: ["error": "\(error)"])
-                    gate.withLock { $0.claimFailed(wanted: wanted) }
-                    try? await Task.sleep(for: .seconds(1))
-                    continue
-                }
-                metrics.claimBatch.record(leases.count)
-                let plan = gate.withLock { $0.claimed(leases.count, of: wanted, now: .now) }
-                metrics.inFlight.record(inFlight)
-                await send(leases, plan, in: &verifications)
-                if leases.count < wanted {
-                    await wake.wait(timeout: configuration.pollInterval)   // queue drained: wait for NOTIFY
-                }
+        while !gate.withLock({ $0.stopping }) && !Task.isCancelled {
+            let wanted = gate.withLock { $0.slotsToClaim(now: .now) }
+            guard wanted > 0 else {
+                await wake.wait(timeout: configuration.pollInterval)
+                continue
             }
-            await drain(cancelling: &verifications)
+            let leases: [JobLease]
+            do {
+                leases = try await queue.claim(limit: wanted, worker: configuration.name, lease: configuration.lease)
+            } catch {
+                logger.warning("claim failed; retrying in 1 s", metadata: ["error": "\(error)"])
+                gate.withLock { $0.claimFailed(wanted: wanted) }
+                try? await Task.sleep(for: .seconds(1))
+                continue
+            }
+            metrics.claimBatch.record(leases.count)
+            let plan = gate.withLock { $0.claimed(leases.count, of: wanted, now: .now) }
+            metrics.inFlight.record(inFlight)
+            await send(leases, plan)
+            if leases.count < wanted {
+                await wake.wait(timeout: configuration.pollInterval)   // queue drained: wait for NOTIFY
+            }
         }
+        await drain()
     }
 
     /// Sends a claim batch as the gate planned it: in chunks, checking between them that the
     /// breaker is still closed (`CanaryPolicy`); what is left when it opens, or when the worker
     /// stops, is released unsent.
-    private func send(_ leases: [JobLease], _ plan: WorkerGate<ContinuousClock.Instant>.SendPlan,
-                      in verifications: inout DiscardingTaskGroup) async {
+    private func send(_ leases: [JobLease], _ plan: WorkerGate<ContinuousClock.Instant>.SendPlan) async {
         guard case .chunks(let chunk, var pause, let pace) = plan else {
             release(leases)
             return
@@ -152,9 +151,8 @@ public final class ReceiptWorker: Service, Sendable {
                 // The verification takes the receipt from the handoff; the lease it waits with
                 // carries none (the request body becomes the only copy while Apple answers).
                 let receipt = ReceiptHandoff(lease.receiptData)
-                var held = lease
-                held.receiptData = ""
-                verifications.addTask { await self.verify(held, receipt: receipt) }
+                let held = lease.withoutReceipt
+                verifications.start(lease.id) { await self.verify(held, receipt: receipt) }
             }
             rest = rest.dropFirst(chunk)
             guard !rest.isEmpty else { return }
@@ -179,14 +177,20 @@ public final class ReceiptWorker: Service, Sendable {
         logger.info("released the rest of a claim unsent (Apple failed its first requests, or stopping)", metadata: ["released": "\(leases.count)"])
     }
 
-    private func drain(cancelling verifications: inout DiscardingTaskGroup) async {
+    /// Lets in-flight verifications finish until `shutdownDeadline`, then cancels the rest (each
+    /// releases its job) and waits until every one has handed its job to the writer.
+    private func drain() async {
         let deadline = ContinuousClock.now + configuration.shutdownDeadline
-        while inFlight > 0 && ContinuousClock.now < deadline {
+        // A cancelled worker (its service group is failing) does not wait out the deadline.
+        while inFlight > 0 && ContinuousClock.now < deadline && !Task.isCancelled {
             await wake.wait(timeout: .milliseconds(100))
         }
         if inFlight > 0 {
             logger.notice("shutdown deadline reached; releasing unfinished jobs", metadata: ["jobs": "\(inFlight)"])
             verifications.cancelAll()
+        }
+        while inFlight > 0 || verifications.count > 0 {
+            await wake.wait(timeout: .milliseconds(20))
         }
     }
 
@@ -329,5 +333,15 @@ public final class ReceiptWorker: Service, Sendable {
                 logger.info("could not tell the other workers that Apple is failing", metadata: ["error": "\(error)"])
             }
         }
+    }
+}
+
+extension JobLease {
+    /// The lease a verification waits with: its receipt moved to the request body, which becomes
+    /// the only copy while Apple answers.
+    fileprivate var withoutReceipt: JobLease {
+        var held = self
+        held.receiptData = ""
+        return held
     }
 }
