@@ -26,6 +26,13 @@ struct HTTPClientHedgingTests {
         })
     }
 
+    /// Posts the fake's receipt with a hedge due `after`, counting the engine's questions in `asked`.
+    static func post(_ client: HTTPClient, to url: String, timeout: Duration, hedgeAfter after: Duration,
+                     _ asked: Asked) async throws -> HTTPResponse {
+        try await client.post(url: url, body: HTTPBody(HTTPClientAgainstFakeTests.body()), timeout: timeout,
+                              hedge: hedge(after: after, asked))
+    }
+
     @Test func aHungRequestIsHedgedAndTheHedgesAnswerEndsTheWaitLongBeforeTheTimeout() async throws {
         // Every request in the fake's first 2 s hangs: the first one does, the hedge (at 3 s) does not.
         let fake = try await HTTPClientAgainstFakeTests.quickFake {
@@ -36,9 +43,7 @@ struct HTTPClientHedgingTests {
         let asked = Asked(allow: true)
         let clock = ContinuousClock()
         let started = clock.now
-        let response = try await client.post(
-            url: fake.productionURL, body: HTTPBody(HTTPClientAgainstFakeTests.body()), timeout: .seconds(30),
-            hedge: Self.hedge(after: .seconds(3), asked))
+        let response = try await Self.post(client, to: fake.productionURL, timeout: .seconds(30), hedgeAfter: .seconds(3), asked)
         let elapsed = clock.now - started
         guard case .valid = ReceiptClassification.classify(httpStatus: response.status, body: response.body) else {
             Issue.record("the hedge's valid answer was not returned: HTTP \(response.status)")
@@ -57,9 +62,7 @@ struct HTTPClientHedgingTests {
         let client = HTTPClient()
         let asked = Asked(allow: false)
         await #expect(throws: HTTPClientError.timeout) {
-            _ = try await client.post(
-                url: fake.productionURL, body: HTTPBody(HTTPClientAgainstFakeTests.body()), timeout: .seconds(2),
-                hedge: Self.hedge(after: .milliseconds(300), asked))
+            _ = try await Self.post(client, to: fake.productionURL, timeout: .seconds(2), hedgeAfter: .milliseconds(300), asked)
         }
         #expect(asked.times == 1)
         #expect(fake.stats.snapshot().requests == 1)
@@ -71,9 +74,7 @@ struct HTTPClientHedgingTests {
         let fake = try await HTTPClientAgainstFakeTests.quickFake()
         let client = HTTPClient()
         let asked = Asked(allow: true)
-        let response = try await client.post(
-            url: fake.productionURL, body: HTTPBody(HTTPClientAgainstFakeTests.body()), timeout: .seconds(30),
-            hedge: Self.hedge(after: .seconds(2), asked))
+        let response = try await Self.post(client, to: fake.productionURL, timeout: .seconds(30), hedgeAfter: .seconds(2), asked)
         #expect(response.status == 200)
         try await Task.sleep(for: .seconds(3))   // past the hedge's due time: the engine skips the ended request
         #expect(asked.times == 0)
@@ -88,8 +89,7 @@ struct HTTPClientHedgingTests {
         let asked = Asked(allow: true)
         let url = fake.productionURL
         let request = Task {
-            try await client.post(url: url, body: HTTPBody(HTTPClientAgainstFakeTests.body()), timeout: .seconds(60),
-                                  hedge: Self.hedge(after: .milliseconds(200), asked))
+            try await Self.post(client, to: url, timeout: .seconds(60), hedgeAfter: .milliseconds(200), asked)
         }
         while fake.stats.snapshot().requests < 2 { try await Task.sleep(for: .milliseconds(50)) }
         let clock = ContinuousClock()
