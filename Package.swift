@@ -113,6 +113,7 @@ let package = Package(
             name: "API",
             dependencies: [
                 "AppleSignedData",
+                .product(name: "Crypto", package: "swift-crypto"),
                 "Postgres",
                 "ReceiptQueue",
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -1,15 +1,13 @@
 import Synchronization
 
-/// Limits failed authentication per client address: `limit` failures a minute (a token bucket
-/// that refills `limit` per 60 s), then every later request from that address is answered 429 with
-/// `Retry-After` until the bucket refills — its token is not even looked at, so guessing runs at
-/// the limit, not at line rate. Successful requests cost nothing.
-///
-/// Keyed by the TCP peer's address: behind a load balancer that hides client addresses, every
-/// client shares the balancer's, and one client's failures block the others — raise
-/// `--auth-failure-limit` or set it to 0 there. At most `maxTracked` addresses are remembered;
-/// when the table is full, addresses whose bucket has refilled are forgotten first, then the
-/// oldest, so the table cannot be grown without bound.
+/// Limits failed authentication per key — a client's peer address, a presented credential:
+/// `limit` failures a minute (a token bucket that refills `limit` per 60 s), after which further
+/// *failing* requests under that key are answered 429 with `Retry-After` until the bucket refills.
+/// Successful requests cost nothing, and are never refused here: `BearerAuthMiddleware` checks a
+/// token before it asks this limiter, so a valid token passes from an address that others (behind
+/// the same load balancer) made fail. At most `maxTracked` keys are remembered; when the table is
+/// full, keys whose bucket has refilled are forgotten first, then the oldest, so the table cannot
+/// be grown without bound.
 final class AuthFailureLimiter: Sendable {
     private struct Bucket {
         var tokens: Double
@@ -26,7 +24,7 @@ final class AuthFailureLimiter: Sendable {
         self.maxTracked = max(1, maxTracked)
     }
 
-    /// Whole seconds to wait when `address` is blocked now, else nil.
+    /// Whole seconds to wait when `address` (a key) is blocked now, else nil.
     func blocked(_ address: String, now: ContinuousClock.Instant = .now) -> Int? {
         guard limit > 0 else { return nil }
         return buckets.withLock { buckets in

@@ -1,3 +1,4 @@
+import Crypto
 
 /// The bearer tokens backends may use, kept only as SHA-256 digests (a leaked configuration does
 /// not leak a usable token).
@@ -28,7 +29,7 @@ public struct TokenDigests: Sendable, CustomStringConvertible {
 
     /// The SHA-256 digest of `token` as 64 lowercase hex digits (for configuring a new token).
     public static func hexDigest(of token: String) -> String {
-        SHA256.hash(Array(token.utf8)).map { byte in
+        SHA256.hash(data: Array(token.utf8)).map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex
         }.joined()
@@ -45,7 +46,7 @@ public struct TokenDigests: Sendable, CustomStringConvertible {
     /// The index of the configured token `token` is, or nil. Constant time in the token's content.
     func match(_ token: some StringProtocol) -> Int? {
         guard token.utf8.count <= Self.maxTokenBytes else { return nil }
-        let presented = SHA256.hash(Array(token.utf8))
+        let presented = Array(SHA256.hash(data: Array(token.utf8)))
         var found = -1
         for (index, digest) in digests.enumerated() {
             var difference: UInt8 = 0
@@ -55,6 +56,17 @@ public struct TokenDigests: Sendable, CustomStringConvertible {
             found = found * (1 - isMatch) + index * isMatch
         }
         return found >= 0 ? found : nil
+    }
+
+    /// The positions in this list of the digests `subset` holds, or nil when `subset` holds one
+    /// this list does not (a trusted token must also be an accepted one).
+    public func indices(of subset: TokenDigests) -> Set<Int>? {
+        var found: Set<Int> = []
+        for digest in subset.digests {
+            guard let index = digests.firstIndex(of: digest) else { return nil }
+            found.insert(index)
+        }
+        return found
     }
 
     static func bytes(fromHex text: Substring) -> [UInt8]? {
