@@ -10,6 +10,11 @@ public struct APIConfiguration: Sendable {
     /// Accepted bearer tokens, as SHA-256 digests. Default: none (every request that needs a
     /// token is refused with 401).
     public var tokens: TokenDigests
+    /// The tokens (indices into `tokens`) whose transaction-id submissions count as proof of who
+    /// paid: the backend behind them vouches for the user (e.g. it matched the purchase to the
+    /// account itself). Without it, a bare transaction id is granted only to the owner Apple's
+    /// signed appAccountToken names. Default: none.
+    public var trustedClaimTokens: Set<Int>
     /// Largest `receipt_data` accepted, in bytes as sent. A request body may be this plus
     /// `bodySlackBytes`. Default: 512 KiB.
     public var maxReceiptBytes: Int
@@ -55,6 +60,7 @@ public struct APIConfiguration: Sendable {
         host: String = "127.0.0.1",
         port: Int = 8080,
         tokens: TokenDigests = TokenDigests(),
+        trustedClaimTokens: Set<Int> = [],
         maxReceiptBytes: Int = 512 * 1024,
         bodySlackBytes: Int = 16 * 1024,
         rateLimitPerSecond: Double = 2_000,
@@ -72,6 +78,7 @@ public struct APIConfiguration: Sendable {
         self.host = host
         self.port = port
         self.tokens = tokens
+        self.trustedClaimTokens = trustedClaimTokens
         self.maxReceiptBytes = maxReceiptBytes
         self.bodySlackBytes = bodySlackBytes
         self.rateLimitPerSecond = rateLimitPerSecond

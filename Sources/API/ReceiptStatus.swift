@@ -3,14 +3,14 @@ import ReceiptQueue
 
 /// The JSON of a job as backends see it (never the receipt itself). Keys are snake_case.
 ///
-/// `verdict` is the one field the app acts on (see `Verdict`): `delivered` and
-/// `already_delivered` — finish the StoreKit transaction (deliver first for `delivered`);
-/// `not_paid` — finish it, deliver nothing; `resubmit` — keep it unfinished, refresh the receipt
-/// and submit again; `pending` — keep it unfinished and wait.
+/// `verdict` is the one field the app acts on (see `Verdict`), read from the ledger: `delivered`
+/// — deliver, then finish the StoreKit transaction; `already_delivered` — finish it, deliver
+/// nothing new; `owned_by_another_user`, `revoked`, `not_paid` — deliver nothing; `resubmit` —
+/// keep it unfinished and submit again with proof; `pending` — keep it unfinished and wait.
 struct ReceiptStatus: Encodable {
     var id: Int64
     /// queued, verifying, timed_out, failed (verdict pending) or granted, already_granted,
-    /// rejected, resubmit.
+    /// owned_elsewhere, rejected, resubmit.
     var state: String
     var verdict: String
     var statusURL: String
@@ -33,7 +33,8 @@ struct ReceiptStatus: Encodable {
     var appleStatus: Int?
     /// Which of Apple's environments answered (TestFlight and App Review buy, free, in the sandbox).
     var environment: String?
-    /// delivered / already_delivered: the purchase as Apple verified it.
+    /// delivered / already_delivered / revoked: the purchase as Apple verified it (never shown
+    /// for another account's purchase).
     var purchase: Purchase?
     /// resubmit: the later submission that took over.
     var supersededBy: String?
@@ -53,7 +54,7 @@ struct ReceiptStatus: Encodable {
         var orderId: String?
         var expiresAt: Date?
         var revokedAt: Date?
-        /// False when an earlier submission granted it to another account.
+        /// Always true (another account's purchase is not shown); kept for clients that read it.
         var grantedToThisUser: Bool
     }
 
@@ -61,7 +62,7 @@ struct ReceiptStatus: Encodable {
     init(_ job: EnqueuedJob) {
         id = job.id
         state = job.state.rawValue
-        verdict = Verdict(job.state).rawValue
+        verdict = job.verdict.rawValue
         statusURL = ReceiptStatus.url(job.id)
         final = job.state.isTerminal
     }
@@ -69,7 +70,7 @@ struct ReceiptStatus: Encodable {
     init(_ record: JobRecord) {
         id = record.id
         state = record.state.rawValue
-        verdict = Verdict(record.state).rawValue
+        verdict = record.verdict.rawValue
         statusURL = ReceiptStatus.url(record.id)
         final = record.state.isTerminal
         kind = record.kind.rawValue

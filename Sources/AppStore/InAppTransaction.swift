@@ -20,6 +20,9 @@ public struct InAppTransaction: Sendable, Decodable, Equatable {
     public var inAppOwnershipType: String?
     public var isTrialPeriod: Bool?
     public var isInIntroOfferPeriod: Bool?
+    /// The appAccountToken the app bought with (StoreKit 2's, or a UUID it passed as StoreKit 1's
+    /// applicationUsername), as Apple returns it (`app_account_token`); nil when absent or not a UUID.
+    public var appAccountToken: UUID?
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: AnyCodingKey.self)
@@ -35,6 +38,7 @@ public struct InAppTransaction: Sendable, Decodable, Equatable {
         inAppOwnershipType = c.lenientString(AnyCodingKey("in_app_ownership_type"))
         isTrialPeriod = c.lenientBool(AnyCodingKey("is_trial_period"))
         isInIntroOfferPeriod = c.lenientBool(AnyCodingKey("is_in_intro_offer_period"))
+        appAccountToken = c.lenientString(AnyCodingKey("app_account_token")).flatMap { UUID(uuidString: $0) }
     }
 
     /// `purchaseDateMs` as a `Date`.

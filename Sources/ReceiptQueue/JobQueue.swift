@@ -35,10 +35,11 @@ public struct JobQueue: Sendable {
     }
 
     /// Records finished attempts — grants and outcomes — in one transaction; see `RecordOutcomes`.
-    public func record(_ attempts: [FinishedAttempt], worker: String) async throws -> RecordOutcomes.Result {
+    public func record(_ attempts: [FinishedAttempt], worker: String,
+                       ownership: OwnershipPolicy = OwnershipPolicy()) async throws -> RecordOutcomes.Result {
         let lifecycle = self.lifecycle
         return try await pool.transaction {
-            try RecordOutcomes.run(attempts, worker: worker, lifecycle: lifecycle, on: $0)
+            try RecordOutcomes.run(attempts, worker: worker, lifecycle: lifecycle, ownership: ownership, on: $0)
         }
     }
 

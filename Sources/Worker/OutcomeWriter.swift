@@ -17,6 +17,8 @@ public final class OutcomeWriter: Sendable {
         public var flushInterval: Duration = .milliseconds(5)
         /// Most attempts per transaction. Default 500.
         public var maxBatch = 500
+        /// What the ledger demands of a new purchase's owner. Default: `OwnershipPolicy()`.
+        public var ownership = OwnershipPolicy()
         public init() {}
     }
 
@@ -116,8 +118,10 @@ public final class OutcomeWriter: Sendable {
     }
 
     private func record(_ batch: [FinishedAttempt]) async throws -> RecordOutcomes.Result {
-        let worker = self.worker, lifecycle = self.lifecycle
-        return try await pool.transaction { try RecordOutcomes.run(batch, worker: worker, lifecycle: lifecycle, on: $0) }
+        let worker = self.worker, lifecycle = self.lifecycle, ownership = configuration.ownership
+        return try await pool.transaction {
+            try RecordOutcomes.run(batch, worker: worker, lifecycle: lifecycle, ownership: ownership, on: $0)
+        }
     }
 
     /// A lasting error: write halves apart; a single attempt that still fails ends `failed`.

@@ -63,6 +63,7 @@ public enum ReceiptMatch {
             webOrderLineItemID: transaction.webOrderLineItemID, productID: transaction.productID,
             quantity: max(transaction.quantity, 1), purchaseDateMs: transaction.purchaseDateMs,
             expiresDateMs: transaction.expiresDateMs, environment: environment.rawValue,
-            ownershipType: transaction.inAppOwnershipType == "FAMILY_SHARED" ? "FAMILY_SHARED" : "PURCHASED"))
+            ownershipType: transaction.inAppOwnershipType == "FAMILY_SHARED" ? "FAMILY_SHARED" : "PURCHASED",
+            appAccountToken: copies.lazy.compactMap(\.appAccountToken).first))
     }
 }

@@ -3,7 +3,7 @@
 /// `WorkerMetrics`; `WorkerMetricsCatalogTests` checks that none is missing.
 extension WorkerMetrics {
     public static let help: [String: String] = [
-        verifications: "Finished verification attempts by outcome (granted, already_granted, rejected, failed, resubmit, retry, timed_out, released, lost_lease).",
+        verifications: "Finished verification attempts by outcome (granted, already_granted, owned_elsewhere — a submission of another account's purchase, rejected, failed, resubmit, retry, timed_out, released, lost_lease).",
         appleRequestDuration: "Time from sending a receipt to Apple's answer, all calls of one verification together, in seconds.",
         appleRequestsTotal: "HTTP calls made to Apple's verifyReceipt, by environment.",
         appleTLSFailuresTotal: "Calls to Apple refused by TLS verification, by environment: a CA bundle or clock problem on our side, not an Apple outage.",

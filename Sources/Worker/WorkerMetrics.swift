@@ -80,6 +80,7 @@ extension JobOutcome {
         case .rejected: "rejected"
         case .failed: "failed"
         case .resubmit: "resubmit"
+        case .ownedElsewhere: "owned_elsewhere"
         case .retry: "retry"
         case .timedOut: "timed_out"
         case .release: "released"

@@ -39,14 +39,24 @@ struct LifecycleAgreementTests {
             for budget in Budget.allCases {
                 let transaction = "\(state.rawValue)-\(budget)"
                 let verifying = state == .verifying
+                // A job that says granted points at its ledger row (jobs_grant_check).
+                let heldKey: String? = [.granted, .alreadyGranted].contains(state) ? "held:" + transaction : nil
+                if let heldKey {
+                    try await fixture.pool.query("""
+                        INSERT INTO receiptq.grants (transaction_id, original_transaction_id, job_id, user_id, product_id, environment,
+                                                     purchase_key)
+                        VALUES ($1, $1, 0, 'u', 'p', 'Production', $2)
+                        """, [transaction, heldKey])
+                }
                 let row = try await fixture.pool.query("""
                     INSERT INTO receiptq.jobs (receipt_data, transaction_id, user_id, product_id, state, attempts, run_at,
-                                               locked_by, locked_until, finished_at, created_at, last_error)
+                                               locked_by, locked_until, finished_at, created_at, last_error, purchase_key)
                     VALUES ('r-' || $1, $1, 'u', 'p', $2, $3, now() - interval '1 second',
                             CASE WHEN $4 THEN 'w' END, CASE WHEN $4 THEN now() - interval '1 second' END,
-                            CASE WHEN $5 THEN now() END, now() - $6 * interval '1 millisecond', 'earlier error')
+                            CASE WHEN $5 THEN now() END, now() - $6 * interval '1 millisecond', 'earlier error', $7)
                     RETURNING id, created_at
-                    """, [transaction, state.rawValue, budget.attempts, verifying, state.isTerminal, budget.age.milliseconds])[0]
+                    """, [transaction, state.rawValue, budget.attempts, verifying, state.isTerminal, budget.age.milliseconds,
+                          heldKey])[0]
                 rows.append(Row(id: try row.decode("id"), state: state, budget: budget, createdAt: try row.decode("created_at"),
                                 transactionID: transaction))
             }
@@ -82,7 +92,7 @@ struct LifecycleAgreementTests {
         case .resubmit: .resubmit(reason: "s")
         case .retry: .retry(delayMilliseconds: 0, error: "e")
         case .timedOut: .timedOut(delayMilliseconds: 0, error: "e")
-        case .granted, .alreadyGranted: fatalError("ledger outcomes are checked below")
+        case .granted, .alreadyGranted, .ownedElsewhere: fatalError("ledger outcomes are checked below")
         }
         try await Self.check(.complete(end)) { fixture, rows in
             let queue = JobQueue(pool: fixture.pool, lifecycle: Self.lifecycle)
@@ -103,6 +113,19 @@ struct LifecycleAgreementTests {
                     INSERT INTO receiptq.grants (transaction_id, original_transaction_id, job_id, user_id, product_id, environment,
                                                  purchase_key)
                     VALUES ($1, $1, 0, 'u', 'p', 'Production', 'purchase:' || $1)
+                    """, [row.transactionID])
+            }
+            _ = try await JobQueue(pool: fixture.pool, lifecycle: Self.lifecycle).record(rows.map { .granting($0.lease) }, worker: "w")
+        }
+    }
+
+    @Test func recordOutcomesOwnedElsewhere() async throws {
+        try await Self.check(.complete(.ownedElsewhere)) { fixture, rows in
+            for row in rows {
+                try await fixture.pool.query("""
+                    INSERT INTO receiptq.grants (transaction_id, original_transaction_id, job_id, user_id, product_id, environment,
+                                                 purchase_key)
+                    VALUES ($1, $1, 0, 'someone-else', 'p', 'Production', 'purchase:' || $1)
                     """, [row.transactionID])
             }
             _ = try await JobQueue(pool: fixture.pool, lifecycle: Self.lifecycle).record(rows.map { .granting($0.lease) }, worker: "w")

@@ -181,6 +181,60 @@ struct RoleTests {
         }
     }
 
+    /// DESIGN: Ownership — no role but the worker's narrow write path can end a job granted or
+    /// append an event, and what any role writes to `state` cannot make anyone read `delivered`.
+    @Test func noRoleButTheWorkersWritePathCanForgeAVerdictOrAnEvent() async throws {
+        let fixture = try await Fixture.make()
+        defer { fixture.shutdown() }
+        let owner = JobQueue(pool: fixture.owner)
+        // alice's grant, alice's second job (already granted), mallory's replay, and a job that failed.
+        let ids = try await owner.enqueue([
+            NewJob(receiptData: "YQ==", transactionID: "t1", userID: "alice"),
+            NewJob(receiptData: "Yg==", transactionID: "t1", userID: "alice"),
+            NewJob(receiptData: "YQ==", transactionID: "t1", userID: "mallory"),
+            NewJob(receiptData: "Yw==", transactionID: "t2", userID: "mallory"),
+        ]).map(\.id)
+        let leases = try await owner.claim(limit: 4, worker: "w", lease: .seconds(30)).sorted { $0.id < $1.id }
+        _ = try await owner.record([.granting(leases[0])], worker: "w")
+        _ = try await owner.record([.granting(leases[1]), .granting(leases[2]), .ending(leases[3], .failed(reason: "gave up"))], worker: "w")
+        func verdicts() async throws -> [Verdict] {
+            var found: [Verdict] = []
+            for id in ids { found.append(try #require(try await owner.job(id: id)).verdict) }
+            return found
+        }
+        #expect(try await verdicts() == [.delivered, .alreadyDelivered, .ownedByAnotherUser, .pending])
+
+        let scheduler = try await fixture.pool(.scheduler)
+        defer { scheduler.shutdown() }
+        // The scheduler may write `state`, but a state is not a delivery: the ledger decides.
+        try await scheduler.query("UPDATE receiptq.jobs SET state = 'granted' WHERE id = ANY($1::bigint[])", [[ids[1], ids[2]]])
+        #expect(try await verdicts() == [.delivered, .alreadyDelivered, .ownedByAnotherUser, .pending])
+        // `granted` without a ledger row is refused by the database (jobs_grant_check).
+        #expect(await Self.refusal(scheduler, "UPDATE receiptq.jobs SET state = 'granted' WHERE id = \(ids[3])") == "23514")
+        // No event but through append_failed_job_events, and that only for jobs this transaction gave up.
+        let eventsBefore = try await fixture.owner.query("SELECT count(*) FROM receiptq.events")[0].decode("count", as: Int.self)
+        for sql in [
+            "INSERT INTO receiptq.events (type, user_id, body) VALUES ('verdict.delivered', 'mallory', '{}')",
+            "INSERT INTO receiptq.deliveries (endpoint_id, event_sequence, user_id) VALUES ('e', 1, 'mallory')",
+            "SELECT receiptq.append_job_events(ARRAY[\(ids[0])]::bigint[])",
+        ] {
+            #expect(await Self.refusal(scheduler, sql) == Self.denied, "the scheduler role ran: \(sql)")
+        }
+        _ = try await scheduler.query("SELECT receiptq.append_failed_job_events($1::bigint[])", [ids])
+        let eventsAfter = try await fixture.owner.query("SELECT count(*) FROM receiptq.events")[0].decode("count", as: Int.self)
+        #expect(eventsAfter == eventsBefore, "no event for jobs another transaction ended")
+
+        let worker = try await fixture.pool(.worker)
+        defer { worker.shutdown() }
+        #expect(await Self.refusal(worker, "INSERT INTO receiptq.deliveries (endpoint_id, event_sequence, user_id) VALUES ('e', 1, 'u')")
+                == Self.denied, "deliveries come from the fan-out trigger only")
+        let api = try await fixture.pool(.api)
+        defer { api.shutdown() }
+        for sql in ["UPDATE receiptq.jobs SET state = 'granted' WHERE id = \(ids[2])", "SELECT receiptq.append_failed_job_events(ARRAY[1]::bigint[])"] {
+            #expect(await Self.refusal(api, sql) == Self.denied, "the API role ran: \(sql)")
+        }
+    }
+
     @Test func createLoginMakesAMemberOfTheGroupWithoutSendingThePasswordAndRefusesASuperuser() async throws {
         let fixture = try await Fixture.make()
         defer { fixture.shutdown() }

@@ -24,6 +24,7 @@ struct JobLifecycleTests {
             .complete(.rejected): (.rejected, .rejected),
             .complete(.failed): (.failed, .failed),
             .complete(.resubmit): (.resubmit, .resubmit),
+            .complete(.ownedElsewhere): (.ownedElsewhere, .ownedElsewhere),
             .complete(.retry): (.queued, .failed),
             .complete(.timedOut): (.timedOut, .failed),
             .leaseExpired: (.queued, .failed),

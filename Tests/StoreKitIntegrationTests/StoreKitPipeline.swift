@@ -24,6 +24,8 @@ import X509
 final class StoreKitPipeline: Sendable {
     static let bundleId = "com.example.app"
     static let token = "sk2-token-\(UUID().uuidString)"
+    /// A second backend token, trusted for transaction-id claims (`--trusted-claim-tokens`).
+    static let trustedToken = "sk2-trusted-\(UUID().uuidString)"
 
     let fake: FakeAppStoreServer
     /// App Store Connect tokens signed with a key the fake accepts.
@@ -69,11 +71,12 @@ final class StoreKitPipeline: Sendable {
             latency: FakeDurationRange(lower: .milliseconds(5), upper: .milliseconds(20)), outages: outages, serverAPI: serverAPI))
         let roots = [try Certificate(pemEncoded: fake.serverAPI.rootCertificatePEM)]
         let database = try await ScratchDatabase.migrated()
-        var settings = APIConfiguration(port: 0, tokens: try TokenDigests(hexList: TokenDigests.hexDigest(of: token)), poolSize: 4)
+        var settings = APIConfiguration(port: 0, tokens: try TokenDigests(hexList: [token, trustedToken].map(TokenDigests.hexDigest).joined(separator: ",")),
+                                        trustedClaimTokens: [1], poolSize: 4)
         settings.signedTransactions = try SignedTransactionVerifier(trustedRoots: roots, bundleIds: [bundleId])
         configure(&settings)
         var logger = Logger(label: "sk2-api")
-        logger.logLevel = .critical
+        logger.logLevel = .error
         let api = try await InProcessAPI.start(configuration: settings, database: try await database.configuration(as: .api),
                                                migrations: try Migration.load(from: ScratchDatabase.migrationsDirectory()), logger: logger,
                                                port: apiPort)
@@ -115,10 +118,11 @@ final class StoreKitPipeline: Sendable {
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:] }
     }
 
-    func post(_ path: String, _ object: [String: Any]) async throws -> Answer {
+    /// `trusted`: with the token trusted for transaction-id claims.
+    func post(_ path: String, _ object: [String: Any], trusted: Bool = false) async throws -> Answer {
         let response = try await http.post(
             url: api.baseURL + path,
-            headers: ["Authorization": "Bearer \(Self.token)", "Content-Type": "application/json"],
+            headers: ["Authorization": "Bearer \(trusted ? Self.trustedToken : Self.token)", "Content-Type": "application/json"],
             body: Array(try JSONSerialization.data(withJSONObject: object)))
         return Answer(status: response.status, body: response.body, contentType: response[header: "Content-Type"])
     }
@@ -161,10 +165,12 @@ final class StoreKitPipeline: Sendable {
     }
 
     /// `receiptq worker`'s transaction runner in this process: signed transactions locally, and
-    /// (with `serverAPI`) transaction ids — and receipts, with `receiptsThroughServerAPI` —
-    /// through the fake's App Store Server API. Test-sized retry delays.
+    /// (with `serverAPI`) transaction ids — and receipts, with `receiptsThroughServerAPI`
+    /// (`--receipt-verifier server-api`: verified locally first, verifyReceipt for what this
+    /// machine cannot confirm) — through the fake's App Store Server API. Test-sized retry delays.
     func startRunner(name: String = "sk2-runner", serverAPI: Bool = true, receiptsThroughServerAPI: Bool = false,
-                     confirmSignedTransactions: Bool = false, acceptSandbox: Bool = true, localReceipts: Bool = false) throws -> RunningService {
+                     confirmSignedTransactions: Bool = false, acceptSandbox: Bool = true,
+                     ownership: OwnershipPolicy = OwnershipPolicy()) throws -> RunningService {
         let http = HTTPClient(configuration: HTTPClientConfiguration(defaultTimeout: .seconds(5)))
         let workerPool = PostgresPool(configuration: asWorker, size: 3, logger: Logger(label: "sk2-pool"))
         let budgetPool = PostgresPool(configuration: asWorker, size: 2, logger: Logger(label: "sk2-pool"))
@@ -172,8 +178,10 @@ final class StoreKitPipeline: Sendable {
         var configuration = TransactionJobRunner.Configuration(name: name, receiptsThroughServerAPI: receiptsThroughServerAPI,
                                                                lease: .seconds(30), pollInterval: .milliseconds(200),
                                                                shutdownDeadline: .seconds(5))
-        configuration.decision = TransactionDecision(acceptSandbox: acceptSandbox,
-                                                     retryPolicy: RetryPolicy(baseDelay: .milliseconds(100), maxDelay: .seconds(1)))
+        let retry = RetryPolicy(baseDelay: .milliseconds(100), maxDelay: .seconds(1))
+        configuration.decision = TransactionDecision(acceptSandbox: acceptSandbox, retryPolicy: retry,
+                                                     receipts: AttemptDecision(rules: .init(bundleIDs: [Self.bundleId]), retryPolicy: retry))
+        configuration.writer.ownership = ownership
         configuration.breaker.openDuration = .milliseconds(300)
         configuration.breaker.maxOpenDuration = .seconds(1)
         var logger = Logger(label: "sk2-runner")
@@ -182,8 +190,10 @@ final class StoreKitPipeline: Sendable {
             configuration: configuration, pool: workerPool, database: asWorker,
             checker: TransactionChecker(verifier: try SignedTransactionVerifier(trustedRoots: roots, bundleIds: [Self.bundleId]),
                                         serverAPI: clients, confirmSignedTransactions: confirmSignedTransactions,
-                                        localReceipts: localReceipts ? try AppReceiptVerifier(configuration: .init(
-                                            trustedRoots: roots, bundleIds: [Self.bundleId], environments: [.production, .sandbox])) : nil),
+                                        localReceipts: receiptsThroughServerAPI ? try AppReceiptVerifier(configuration: .init(
+                                            trustedRoots: roots, bundleIds: [Self.bundleId], environments: [.production, .sandbox])) : nil,
+                                        receipts: VerifyReceiptClient(httpClient: http, configuration: VerifyReceiptClientConfiguration(
+                                            productionURL: fake.productionURL, sandboxURL: fake.sandboxURL))),
             lifecycle: JobLifecycle(), logger: logger)
         return RunningService(runner, logger: logger, pools: [workerPool, budgetPool], http: http)
     }

@@ -41,7 +41,7 @@ struct VerdictPolicyTests {
         #expect(try await e2e.waitUntilDrained(timeout: .seconds(20)))
         let first = try #require(try await e2e.queue.job(id: stale.id))
         #expect(first.state == .resubmit)
-        #expect(Verdict(first.state) == .resubmit)
+        #expect(first.verdict == .resubmit)
         #expect(first.outcomeReason?.contains("refresh the receipt") == true)
         // The app refreshed its receipt and submitted again.
         let fresh = try await e2e.queue.enqueue([Self.job(Self.receipt(FakeTransaction(transactionID: "4000", productID: "gems"),
@@ -106,7 +106,7 @@ struct VerdictPolicyTests {
         try await Self.run([Self.job(Self.receipt(refunded), "8001")]) { e2e, ids in
             let job = try #require(try await e2e.queue.job(id: ids[0]))
             #expect(job.state == .rejected)
-            #expect(Verdict(job.state) == .notPaid)
+            #expect(job.verdict == .notPaid)
             #expect(job.outcomeReason?.contains("refunded") == true)
             #expect(try await e2e.count("SELECT count(*) FROM receiptq.grants") == 0)
         }
@@ -162,7 +162,7 @@ struct VerdictPolicyTests {
         await e2e.shutdown()
     }
 
-    @Test func aPurchaseGrantedToOneAccountIsAlreadyGrantedForAnotherNotRejected() async throws {
+    @Test func aPurchaseGrantedToOneAccountIsAnotherAccountsForAnyoneElseNeverRejectedNeverDelivered() async throws {
         let e2e = try await EndToEnd.make(fake: Self.fast)
         let worker = e2e.startWorker(e2e.workerConfiguration(name: "w"))
         let first = try await e2e.queue.enqueue([Self.job(Self.receipt(FakeTransaction(transactionID: "p1", productID: "pro")), "p1", user: "erin")])
@@ -172,9 +172,10 @@ struct VerdictPolicyTests {
         #expect(try await e2e.waitUntilDrained(timeout: .seconds(20)))
         #expect(try await e2e.queue.job(id: first[0].id)?.state == .granted)
         let restored = try #require(try await e2e.queue.job(id: other[0].id))
-        #expect(restored.state == .alreadyGranted)
+        #expect(restored.state == .ownedElsewhere)
+        #expect(restored.verdict == .ownedByAnotherUser)
         #expect(restored.outcomeReason?.contains("another account") == true)
-        #expect(restored.purchase?.grantedToThisUser == false)
+        #expect(restored.purchase == nil, "another account's purchase is not shown")
         #expect(try await e2e.count("SELECT count(*) FROM receiptq.grants") == 1)
         try await worker.stop()
         await e2e.shutdown()

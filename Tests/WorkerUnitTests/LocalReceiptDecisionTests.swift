@@ -20,7 +20,7 @@ struct LocalReceiptDecisionTests {
         .leafOIDMissing, .bundleIdMismatch,
     ])
     func proofRejectsWithoutAskingApple(reason: AppReceiptVerificationError.Reason) {
-        for verifier in [LocalReceiptDecision.Verifier.verifyReceipt, .localThenServerAPI] {
+        for verifier in [LocalReceiptDecision.Verifier.verifyReceipt, .serverAPI] {
             guard case .reject(let text) = LocalReceiptDecision.decide(.refused(reason), transactionID: "1000", verifier: verifier) else {
                 Issue.record("\(reason) should be rejected locally"); continue
             }
@@ -35,7 +35,8 @@ struct LocalReceiptDecisionTests {
     ])
     func ourPossibleGapsGoToApple(reason: AppReceiptVerificationError.Reason) {
         #expect(LocalReceiptDecision.decide(.refused(reason), transactionID: "1000", verifier: .verifyReceipt) == .askApple(locallyValid: false))
-        #expect(LocalReceiptDecision.decide(.refused(reason), transactionID: "1000", verifier: .localThenServerAPI) == .lookUp(transactionID: "1000"))
+        // Never a lookup of the client's claim on the word of a receipt that proved nothing.
+        #expect(LocalReceiptDecision.decide(.refused(reason), transactionID: "1000", verifier: .serverAPI) == .askApple(locallyValid: false))
     }
 
     @Test func everyReasonIsOnOneSideOfTheLine() {
@@ -51,9 +52,9 @@ struct LocalReceiptDecisionTests {
         #expect(LocalReceiptDecision.decide(.verified(contents), transactionID: "9999", verifier: .verifyReceipt) == .askApple(locallyValid: true))
     }
 
-    @Test func localThenServerAPILooksUpOnlyATransactionTheReceiptHolds() {
-        #expect(LocalReceiptDecision.decide(.verified(contents), transactionID: "1000", verifier: .localThenServerAPI) == .lookUp(transactionID: "1000"))
-        guard case .resubmit(let reason) = LocalReceiptDecision.decide(.verified(contents), transactionID: "9999", verifier: .localThenServerAPI) else {
+    @Test func serverAPILooksUpOnlyATransactionTheReceiptHolds() {
+        #expect(LocalReceiptDecision.decide(.verified(contents), transactionID: "1000", verifier: .serverAPI) == .lookUp(transactionID: "1000"))
+        guard case .resubmit(let reason) = LocalReceiptDecision.decide(.verified(contents), transactionID: "9999", verifier: .serverAPI) else {
             Issue.record("a transaction the receipt lacks is a resubmit"); return
         }
         #expect(reason.contains("9999"))
@@ -77,7 +78,7 @@ struct LocalReceiptDecisionTests {
         guard case .result(.failed) = unverified.decision else { Issue.record("unverified 21002 after 24 h is failed"); return }
     }
 
-    @Test func localThenServerAPIOutcomes() {
+    @Test func serverAPIOutcomes() {
         var random = Fixed()
         let decision = TransactionDecision()
         let refused = decision.decide(.receiptRefused(reason: "not an app receipt"), lease: lease(), now: Date(), using: &random)

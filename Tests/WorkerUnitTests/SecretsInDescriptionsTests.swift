@@ -30,7 +30,7 @@ struct SecretsInDescriptionsTests {
         let delivery = DeliveryLease(endpointID: "e", eventSequence: 1, eventID: "id", attempt: 1, userID: "u", body: [],
                                      url: "https://example.com", secrets: [Self.secret], budgetFrom: Date())
         let endpoint = WebhookEndpoint(id: "e", url: "https://example.com", secrets: [Self.secret])
-        let signed = NewJob.signedTransaction(Self.secret, transactionID: "t", userID: "u")
+        let signed = NewJob.signedTransaction(Self.secret, transactionID: "t", environment: "Production", userID: "u")
         let signedLease = JobLease(id: 2, kind: .signedTransaction, attempt: 1, receiptData: "", signedTransaction: Self.secret,
                                    transactionID: "t", userID: "u", productID: nil, orderID: nil, createdAt: Date(), lockedUntil: Date())
         for value in [job, lease, delivery, endpoint, signed, signedLease] as [Any] {

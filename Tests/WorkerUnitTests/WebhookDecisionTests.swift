@@ -73,10 +73,13 @@ struct WebhookDecisionTests {
     }
 
     @Test func eachVerdictHasItsEventType() {
-        #expect(EventType(terminal: .granted) == .delivered)
-        #expect(EventType(terminal: .alreadyGranted) == .alreadyDelivered)
-        #expect(EventType(terminal: .rejected) == .notPaid)
-        #expect(EventType(terminal: .resubmit) == .resubmit)
-        #expect(EventType(terminal: .failed) == .jobFailed)
+        #expect(EventType(finished: .granted, verdict: .delivered) == .delivered)
+        #expect(EventType(finished: .alreadyGranted, verdict: .alreadyDelivered) == .alreadyDelivered)
+        #expect(EventType(finished: .ownedElsewhere, verdict: .ownedByAnotherUser) == .ownedByAnotherUser)
+        #expect(EventType(finished: .alreadyGranted, verdict: .ownedByAnotherUser) == .ownedByAnotherUser)
+        #expect(EventType(finished: .granted, verdict: .revoked) == .revoked)
+        #expect(EventType(finished: .rejected, verdict: .notPaid) == .notPaid)
+        #expect(EventType(finished: .resubmit, verdict: .resubmit) == .resubmit)
+        #expect(EventType(finished: .failed, verdict: .pending) == .jobFailed)
     }
 }

@@ -18,18 +18,14 @@ public struct NewEvent: Sendable, Hashable {
 }
 
 /// Appends events inside the caller's transaction (the one that made their changes), in commit
-/// order, fanned out to webhook deliveries — as `AppendJobEvents` does for verdicts. Run last,
-/// just before committing.
+/// order; the `events_fan_out` trigger fans them out to webhook deliveries. Run last, just before
+/// committing.
 public enum AppendEvents {
     static let sql = """
-        WITH appended AS (
-            INSERT INTO receiptq.events (type, user_id, purchase_key, body)
-            SELECT type, user_id, purchase_key, data::jsonb
-            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS e(type, user_id, purchase_key, data, ord)
-            ORDER BY ord
-            RETURNING sequence, type, user_id
-        )
-        \(AppendJobEvents.fanOutSQL)
+        INSERT INTO receiptq.events (type, user_id, purchase_key, body)
+        SELECT type, user_id, purchase_key, data::jsonb
+        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS e(type, user_id, purchase_key, data, ord)
+        ORDER BY ord
         """
 
     public static func run(_ events: [NewEvent], on connection: PostgresConnection) throws {

@@ -18,9 +18,9 @@ public enum JobEvent: Sendable, Hashable {
     case redrive
 }
 
-/// How one attempt ended, as far as the job's state is concerned. `granted` and
-/// `alreadyGranted` are decided by the ledger inside the completing transaction, never reported
-/// by a worker (see `AttemptResult`).
+/// How one attempt ended, as far as the job's state is concerned. `granted`, `alreadyGranted`
+/// and `ownedElsewhere` are decided by the ledger inside the completing transaction, never
+/// reported by a worker (see `AttemptResult`).
 public enum AttemptEnd: String, Sendable, Hashable, CaseIterable {
     case granted
     case alreadyGranted
@@ -28,6 +28,8 @@ public enum AttemptEnd: String, Sendable, Hashable, CaseIterable {
     case failed
     /// The receipt does not hold the transaction yet: `resubmit`.
     case resubmit
+    /// The purchase is another account's: `owned_elsewhere`.
+    case ownedElsewhere
     /// Try again after a delay: `queued`, unless the retry budget is spent.
     case retry
     /// Apple did not answer in time: `timed_out` (the scheduler requeues it), unless the retry

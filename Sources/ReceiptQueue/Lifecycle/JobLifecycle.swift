@@ -3,7 +3,7 @@ import Foundation
 /// The job's state machine, in one place. Pure: events in, the next state out; the clock is a
 /// parameter. Drawn in the README:
 ///
-///     queued ──claim──▶ verifying ──complete──▶ granted | already_granted | rejected | failed | resubmit
+///     queued ──claim──▶ verifying ──complete──▶ granted | already_granted | owned_elsewhere | rejected | failed | resubmit
 ///        ▲                 │  │  │
 ///        │   retry ◀───────┘  │  └──timed out──▶ timed_out ──due (scheduler)──▶ queued
 ///        ├── lease expired ◀──┘ (scheduler), release (worker)
@@ -42,6 +42,7 @@ public struct JobLifecycle: Sendable, Equatable {
             case .rejected: return .rejected
             case .failed: return .failed
             case .resubmit: return .resubmit
+            case .ownedElsewhere: return .ownedElsewhere
             case .retry: return spent ? .failed : .queued
             case .timedOut: return spent ? .failed : .timedOut
             }

@@ -130,7 +130,7 @@ public final class Scheduler: Service, Sendable {
             for _ in 0..<configuration.maxBatchesPerTick {
                 let (requeued, failed) = try connection.transaction { connection in
                     let result = try RescueExpiredLeases.run(limit: configuration.batchSize, budget: configuration.budget, on: connection)
-                    try AppendJobEvents.run(jobs: result.failed, on: connection)
+                    try AppendJobEvents.runForGivenUp(jobs: result.failed, on: connection)
                     return result
                 }
                 tick.requeuedExpiredLeases += requeued
@@ -140,7 +140,7 @@ public final class Scheduler: Service, Sendable {
             for _ in 0..<configuration.maxBatchesPerTick {
                 let (requeued, failed) = try connection.transaction { connection in
                     let result = try RequeueTimedOut.run(limit: configuration.batchSize, budget: configuration.budget, on: connection)
-                    try AppendJobEvents.run(jobs: result.failed, on: connection)
+                    try AppendJobEvents.runForGivenUp(jobs: result.failed, on: connection)
                     return result
                 }
                 tick.requeuedTimedOut += requeued

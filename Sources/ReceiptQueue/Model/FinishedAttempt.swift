@@ -23,7 +23,9 @@ public struct GrantCandidate: Sendable, Hashable {
     /// The product's type when Apple signed it (StoreKit 2 `type`): `consumable`,
     /// `non_consumable`, `auto_renewable`, `non_renewing`; nil: inferred by the ledger.
     public var productType: String?
-    /// StoreKit 2's appAccountToken: matches its order exactly.
+    /// The appAccountToken Apple signed (StoreKit 2's, a receipt's `app_account_token`, the App
+    /// Store Server API's) — never the client's claim. It names the order whose user owns the
+    /// purchase, whoever submits it.
     public var appAccountToken: UUID?
     public var storefront: String?
     /// In milliunits of `currency`, as Apple signs it.

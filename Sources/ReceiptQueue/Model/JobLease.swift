@@ -11,8 +11,11 @@ public struct JobLease: Sendable, Hashable {
     public var receiptData: String
     /// `signedTransaction` jobs: the JWS.
     public var signedTransaction: String?
-    /// StoreKit 2's appAccountToken given at submission.
+    /// The appAccountToken the client claimed at submission (only a hint for matching this user's
+    /// orders: ownership follows the token Apple signed, `GrantCandidate.appAccountToken`).
     public var appAccountToken: UUID?
+    /// `transactionID` jobs: the backend token that sent the claim is trusted to vouch for the user.
+    public var trustedClaim: Bool
     public var transactionID: String
     public var userID: String
     public var productID: String?
@@ -26,7 +29,9 @@ public struct JobLease: Sendable, Hashable {
 
     public init(id: Int64, kind: JobKind = .receipt, attempt: Int, receiptData: String, signedTransaction: String? = nil,
                 appAccountToken: UUID? = nil, transactionID: String, userID: String, productID: String?,
-                orderID: String?, createdAt: Date, budgetStart: Date? = nil, lockedUntil: Date, boundedAnswers: Int = 0) {
+                orderID: String?, createdAt: Date, budgetStart: Date? = nil, lockedUntil: Date, boundedAnswers: Int = 0,
+                trustedClaim: Bool = false) {
+        self.trustedClaim = trustedClaim
         self.id = id
         self.kind = kind
         self.signedTransaction = signedTransaction
@@ -42,4 +47,9 @@ public struct JobLease: Sendable, Hashable {
         self.lockedUntil = lockedUntil
         self.boundedAnswers = boundedAnswers
     }
+
+    /// Whether verifying this job proves who paid: a receipt (Apple, or our local check, found the
+    /// transaction in it) and a signed transaction do; a bare transaction id is a claim, unless its
+    /// token is trusted (DESIGN: Ownership).
+    public var isProof: Bool { kind != .transactionID || trustedClaim }
 }

@@ -6,6 +6,8 @@ public enum JobOutcome: Sendable, Hashable {
     case rejected(reason: String)
     case failed(reason: String)
     case resubmit(reason: String)
+    /// The ledger found the purchase to be another account's.
+    case ownedElsewhere(reason: String)
     case retry(delayMilliseconds: Int64, error: String)
     case timedOut(delayMilliseconds: Int64, error: String)
     case release
@@ -29,6 +31,7 @@ public enum JobOutcome: Sendable, Hashable {
         case .rejected: .complete(.rejected)
         case .failed: .complete(.failed)
         case .resubmit: .complete(.resubmit)
+        case .ownedElsewhere: .complete(.ownedElsewhere)
         case .retry: .complete(.retry)
         case .timedOut: .complete(.timedOut)
         case .release: .release

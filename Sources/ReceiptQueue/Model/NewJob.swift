@@ -16,8 +16,15 @@ public struct NewJob: Sendable, Hashable {
     public var productID: String?
     /// StoreKit's applicationUsername: the backend's order id, when Apple kept it.
     public var orderID: String?
-    /// StoreKit 2's appAccountToken, when known at submission.
+    /// StoreKit 2's appAccountToken, when known at submission (a claim: only Apple's signed token
+    /// decides ownership).
     public var appAccountToken: UUID?
+    /// `signedTransaction`: the environment Apple signed it in (`Production`, `Sandbox`); with
+    /// the transaction id and the user, what deduplicates it.
+    public var environment: String?
+    /// `transactionID`: the backend token that sent it is trusted to vouch for the user, so the
+    /// claim counts as proof (`receiptq api --trusted-claim-tokens`).
+    public var trustedClaim: Bool = false
 
     /// A legacy receipt.
     public init(receiptData: String, transactionID: String, userID: String, productID: String? = nil, orderID: String? = nil,
@@ -32,24 +39,28 @@ public struct NewJob: Sendable, Hashable {
     }
 
     /// A StoreKit 2 signed transaction (already checked by the caller: the API verifies the
-    /// signature before answering; the worker verifies it again before granting).
-    public static func signedTransaction(_ jws: String, transactionID: String, userID: String, productID: String? = nil,
-                                         orderID: String? = nil, appAccountToken: UUID? = nil) -> NewJob {
+    /// signature before answering; the worker verifies it again before granting), signed in
+    /// `environment`.
+    public static func signedTransaction(_ jws: String, transactionID: String, environment: String, userID: String,
+                                         productID: String? = nil, orderID: String? = nil, appAccountToken: UUID? = nil) -> NewJob {
         var job = NewJob(receiptData: "", transactionID: transactionID, userID: userID, productID: productID, orderID: orderID,
                          appAccountToken: appAccountToken)
         job.kind = .signedTransaction
         job.receiptData = nil
         job.signedTransaction = jws
+        job.environment = environment
         return job
     }
 
-    /// A transaction id to look up with the App Store Server API.
+    /// A transaction id to look up with the App Store Server API: a claim, granted only to the
+    /// owner Apple's signed appAccountToken names, unless `trustedClaim`.
     public static func transactionID(_ id: String, userID: String, productID: String? = nil, orderID: String? = nil,
-                                     appAccountToken: UUID? = nil) -> NewJob {
+                                     appAccountToken: UUID? = nil, trustedClaim: Bool = false) -> NewJob {
         var job = NewJob(receiptData: "", transactionID: id, userID: userID, productID: productID, orderID: orderID,
                          appAccountToken: appAccountToken)
         job.kind = .transactionID
         job.receiptData = nil
+        job.trustedClaim = trustedClaim
         return job
     }
 
@@ -69,15 +80,19 @@ public struct NewJob: Sendable, Hashable {
 /// What enqueueing one `NewJob` did.
 public struct EnqueuedJob: Sendable, Hashable {
     public var id: Int64
-    /// False when a submission of the same receipt and transaction already existed: `id` is
-    /// then the existing job (whatever the new submission claimed).
+    /// False when the same user submitted the same purchase before (the same receipt and
+    /// transaction, the same signed transaction, the same transaction id): `id` is then that
+    /// user's existing job (whatever else the new submission claimed).
     public var created: Bool
     /// The job's state at the time of the answer.
     public var state: JobState
+    /// What the job means for the submitter now, read from the ledger (`receiptq.verdict`).
+    public var verdict: Verdict
 
-    public init(id: Int64, created: Bool, state: JobState) {
+    public init(id: Int64, created: Bool, state: JobState, verdict: Verdict) {
         self.id = id
         self.created = created
         self.state = state
+        self.verdict = verdict
     }
 }

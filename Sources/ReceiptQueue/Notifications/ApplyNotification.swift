@@ -46,9 +46,12 @@ public enum ApplyNotification {
         RETURNING transaction_id
         """
     /// The grants a revocation or reinstatement is about: the transaction's own, its purchase's
-    /// (restores share `purchase:<original>`), or its subscription period's.
+    /// (restores share `purchase:<original>`), or its subscription period's — a family member's
+    /// keyed by their own transactions the same way (`receiptq.purchase_key`).
     static let grantMatch = """
-        (g.transaction_id = $1 OR g.purchase_key = 'purchase:' || $2 OR g.purchase_key = 'period:' || $3)   -- grants_transaction_idx, grants_pkey
+        (g.transaction_id = $1
+         OR g.purchase_key IN ('purchase:' || $2, 'period:' || $3, 'family:purchase:' || $2, 'family:period:' || $2 || ':' || $3))
+                                                                                        -- grants_transaction_idx, grants_pkey
         """
     static let grantJSON = """
         jsonb_build_object('purchase_key', g.purchase_key, 'transaction_id', g.transaction_id,
@@ -72,16 +75,16 @@ public enum ApplyNotification {
           AND (g.revocation_signed_at IS NULL OR g.revocation_signed_at < to_timestamp($5 / 1000.0))
         RETURNING g.user_id, g.purchase_key, \(grantJSON) AS data
         """
-    /// Whose purchase it is: the user of its earlier grants (renewals, restores), else the order
-    /// carrying its appAccountToken.
+    /// Whose purchase it is (DESIGN: Ownership): the user of the order carrying its Apple-signed
+    /// appAccountToken, else the user of its earlier grants (renewals, restores).
     static let ownerSQL = """
         SELECT owner.user_id, owner.order_id FROM (
-            (SELECT g.user_id, NULL::text AS order_id, 1 AS rank FROM receiptq.grants g
+            (SELECT o.user_id, o.order_id, 1 AS rank FROM receiptq.orders o
+             WHERE $2::uuid IS NOT NULL AND o.app_account_token = $2::uuid)                        -- orders_app_account_token_idx
+            UNION ALL
+            (SELECT g.user_id, NULL::text AS order_id, 2 FROM receiptq.grants g
              WHERE g.original_transaction_id = $1                                                 -- grants_original_idx
              ORDER BY g.granted_at DESC LIMIT 1)
-            UNION ALL
-            (SELECT o.user_id, o.order_id, 2 FROM receiptq.orders o
-             WHERE $2::uuid IS NOT NULL AND o.app_account_token = $2::uuid)                        -- orders_app_account_token_idx
         ) AS owner
         ORDER BY owner.rank
         LIMIT 1
@@ -170,7 +173,8 @@ public enum ApplyNotification {
                     continue
                 }
                 let job = try EnqueueTransactions.run([NewJob.signedTransaction(
-                    purchase.signedTransaction, transactionID: purchase.transactionID, userID: try owner.decode("user_id"),
+                    purchase.signedTransaction, transactionID: purchase.transactionID, environment: lease.environment,
+                    userID: try owner.decode("user_id"),
                     productID: nil, orderID: try owner.decodeIfPresent("order_id"), appAccountToken: purchase.appAccountToken)],
                     on: connection)[0]
                 jobs.append(job.id)

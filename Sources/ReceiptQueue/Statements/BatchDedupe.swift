@@ -74,6 +74,8 @@ public struct BatchDedupe: Sendable, Equatable {
         hasher.combine(job.productID)
         hasher.combine(job.orderID)
         hasher.combine(job.appAccountToken)
+        hasher.combine(job.environment)
+        hasher.combine(job.trustedClaim)
         for payload in [job.receiptData, job.signedTransaction] {
             guard var payload else { hasher.combine(0 as UInt8); continue }
             hasher.combine(1 as UInt8)

@@ -2,10 +2,12 @@ import Postgres
 
 /// Inserts receipts in one statement (one round trip, one commit for the whole batch).
 ///
-/// Dedupe: `jobs_dedupe_idx` is UNIQUE on (sha256(receipt), transaction_id). A submission of the
-/// same receipt and transaction inserts nothing and gets the existing job back (`created ==
-/// false`), whatever else it claims (user, product, order): the purchase is already in hand, and
-/// a client that corrected its claims must not lose it to a conflict. A new receipt for a
+/// Dedupe: `jobs_dedupe_idx` is UNIQUE on (sha256(receipt), transaction_id, user_id). The same
+/// user's submission of the same receipt and transaction inserts nothing and gets that user's
+/// job back (`created == false`), whatever else it claims (product, order): the purchase is
+/// already in hand, and a client that corrected its claims must not lose it to a conflict. The
+/// same bytes from another user are a submission of their own, with a verdict of their own (a
+/// replay reads `owned_by_another_user`, never the first buyer's verdict). A new receipt for a
 /// transaction whose earlier job ended `resubmit` (its receipt predated the purchase) supersedes
 /// that job (`superseded_by`). The `jobs_notify_enqueued` trigger sends one NOTIFY receiptq_jobs
 /// per statement.
@@ -19,7 +21,7 @@ public enum EnqueueBatch {
         ), inserted AS (
             INSERT INTO receiptq.jobs (receipt_data, transaction_id, user_id, product_id, order_id, app_account_token)
             SELECT receipt_data, transaction_id, user_id, product_id, order_id, app_account_token FROM input ORDER BY ord
-            ON CONFLICT (receipt_sha256, transaction_id) DO NOTHING
+            ON CONFLICT (receipt_sha256, transaction_id, user_id) DO NOTHING
             RETURNING id, receipt_sha256, transaction_id, user_id, state
         ), superseded AS (
             UPDATE receiptq.jobs AS o SET superseded_by = n.id, updated_at = now()
@@ -30,19 +32,23 @@ public enum EnqueueBatch {
         SELECT i.ord,
                coalesce(n.id, e.id) AS id,
                n.id IS NOT NULL AS created,
-               coalesce(n.state, e.state) AS state
+               coalesce(n.state, e.state) AS state,
+               \(Verdict.sql(state: "coalesce(n.state, e.state)", id: "coalesce(n.id, e.id)", userID: "i.user_id", grant: "g")) AS verdict
         FROM input i
-        LEFT JOIN inserted n ON n.receipt_sha256 = i.digest AND n.transaction_id = i.transaction_id
-        LEFT JOIN receiptq.jobs e ON e.receipt_sha256 = i.digest AND e.transaction_id = i.transaction_id  -- jobs_dedupe_idx
+        LEFT JOIN inserted n ON n.receipt_sha256 = i.digest AND n.transaction_id = i.transaction_id AND n.user_id = i.user_id
+        LEFT JOIN receiptq.jobs e ON e.receipt_sha256 = i.digest AND e.transaction_id = i.transaction_id
+                                 AND e.user_id = i.user_id                                              -- jobs_dedupe_idx
+        LEFT JOIN receiptq.grants g ON g.purchase_key = e.purchase_key                                 -- grants_pkey
         ORDER BY i.ord
         """
 
     /// A duplicate inserted by a concurrent transaction that committed after this statement's
     /// snapshot is invisible to the statement above; a second statement sees it.
     static let lookupSQL = """
-        SELECT id, state
-        FROM receiptq.jobs
-        WHERE receipt_sha256 = receiptq.receipt_digest($1) AND transaction_id = $2   -- jobs_dedupe_idx
+        SELECT j.id, j.state, \(Verdict.sql(state: "j.state", id: "j.id", userID: "j.user_id", grant: "g")) AS verdict
+        FROM receiptq.jobs j
+        LEFT JOIN receiptq.grants g ON g.purchase_key = j.purchase_key                                 -- grants_pkey
+        WHERE j.receipt_sha256 = receiptq.receipt_digest($1) AND j.transaction_id = $2 AND j.user_id = $3   -- jobs_dedupe_idx
         """
 
     /// Enqueues `jobs`, returning one result per input in input order. Repeats inside the batch
@@ -67,13 +73,15 @@ public enum EnqueueBatch {
         results.reserveCapacity(unique.count)
         for (row, job) in zip(rows, unique) {
             if let id = try row.decodeIfPresent("id", as: Int64.self) {
-                results.append(EnqueuedJob(id: id, created: try row.decode("created"), state: try decodeState(row)))
+                results.append(EnqueuedJob(id: id, created: try row.decode("created"), state: try decodeState(row),
+                                           verdict: try Verdict.decode(row)))
             } else {
-                let existing = try connection.query(lookupSQL, [job.receiptData ?? "", job.transactionID])
+                let existing = try connection.query(lookupSQL, [job.receiptData ?? "", job.transactionID, job.userID])
                 guard let found = existing.first else {
                     throw PostgresError(.server, "job vanished while enqueueing (pruned concurrently?)")
                 }
-                results.append(EnqueuedJob(id: try found.decode("id"), created: false, state: try decodeState(found)))
+                results.append(EnqueuedJob(id: try found.decode("id"), created: false, state: try decodeState(found),
+                                           verdict: try Verdict.decode(found)))
             }
         }
         return jobs.indices.map { index in

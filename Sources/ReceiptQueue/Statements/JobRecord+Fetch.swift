@@ -8,6 +8,8 @@ public struct JobRecord: Sendable, Equatable {
     /// What was submitted: a receipt, a signed transaction or a transaction id.
     public var kind: JobKind
     public var state: JobState
+    /// What the job means for its submitter now, read from the ledger (`receiptq.verdict`).
+    public var verdict: Verdict
     public var attempts: Int
     public var transactionID: String
     public var userID: String
@@ -24,7 +26,8 @@ public struct JobRecord: Sendable, Equatable {
     public var finishedAt: Date?
     /// `resubmit` only: the later submission that took over.
     public var supersededBy: Int64?
-    /// granted / already_granted: the ledger's row for the purchase.
+    /// granted / already_granted: the ledger's row for the purchase — only when it is this job's
+    /// user's (another account's purchase is never shown to a replayer).
     public var purchase: VerifiedPurchase?
 
     /// The purchase as Apple verified it and the ledger recorded it.
@@ -40,7 +43,7 @@ public struct JobRecord: Sendable, Equatable {
         public var orderID: String?
         public var expiresDate: Date?
         public var revokedAt: Date?
-        /// True when it was granted to this job's user (false: another account holds it).
+        /// Always true: the purchase is shown only to its owner (kept for clients that read it).
         public var grantedToThisUser: Bool
     }
 
@@ -49,7 +52,8 @@ public struct JobRecord: Sendable, Equatable {
                j.apple_status, j.apple_environment, j.last_error, j.outcome_reason, j.created_at, j.finished_at,
                j.superseded_by, g.purchase_key, g.transaction_id AS g_transaction_id, g.original_transaction_id,
                g.product_id AS g_product_id, g.quantity, g.environment, g.ownership_type, g.order_id AS g_order_id,
-               g.expires_date, g.revoked_at, g.user_id = j.user_id AS same_user
+               g.expires_date, g.revoked_at, g.user_id = j.user_id AS same_user,
+               \(Verdict.sql(state: "j.state", id: "j.id", userID: "j.user_id", grant: "g")) AS verdict
         FROM receiptq.jobs j
         LEFT JOIN receiptq.grants g ON g.purchase_key = j.purchase_key   -- grants_pkey
         WHERE j.id = $1                                                   -- primary key
@@ -58,7 +62,7 @@ public struct JobRecord: Sendable, Equatable {
     public static func fetch(id: Int64, on connection: PostgresConnection) throws -> JobRecord? {
         guard let row = try connection.query(sql, [id]).first else { return nil }
         var purchase: VerifiedPurchase?
-        if let key = try row.decodeIfPresent("purchase_key", as: String.self) {
+        if let key = try row.decodeIfPresent("purchase_key", as: String.self), try row.decodeIfPresent("same_user", as: Bool.self) == true {
             purchase = VerifiedPurchase(
                 purchaseKey: key, transactionID: try row.decode("g_transaction_id"),
                 originalTransactionID: try row.decode("original_transaction_id"), productID: try row.decode("g_product_id"),
@@ -68,7 +72,8 @@ public struct JobRecord: Sendable, Equatable {
                 grantedToThisUser: try row.decode("same_user"))
         }
         return JobRecord(
-            id: try row.decode("id"), kind: try row.decode("kind"), state: try EnqueueBatch.decodeState(row), attempts: try row.decode("attempts"),
+            id: try row.decode("id"), kind: try row.decode("kind"), state: try EnqueueBatch.decodeState(row),
+            verdict: try Verdict.decode(row), attempts: try row.decode("attempts"),
             transactionID: try row.decode("transaction_id"), userID: try row.decode("user_id"),
             productID: try row.decodeIfPresent("product_id"), orderID: try row.decodeIfPresent("order_id"),
             runAt: try row.decode("run_at"), lockedBy: try row.decodeIfPresent("locked_by"),

@@ -9,7 +9,9 @@ import Postgres
 /// 2. Takes each grant's transaction lock (`receiptq.transaction:<id>`, as `ApplyNotification`
 ///    does) and refuses a transaction Apple's notifications said was refunded or revoked: not paid.
 /// 3. Calls `receiptq.record_purchase` for each other grant of a held job, sorted by purchase key
-///    (the order of its advisory locks): granted, or already granted (one ledger row per purchase).
+///    (the order of its advisory locks): granted, already granted (one ledger row per purchase),
+///    another account's (`owned_elsewhere`), a claim without proof (`resubmit`), or held because
+///    the app requires an appAccountToken (`failed`).
 /// 4. Ends every held job with `CompleteBatch`, in the state `JobLifecycle` gives its outcome.
 /// 5. Appends one event per job that reached a terminal state (`AppendJobEvents`), last, so the
 ///    events commit with the changes they report.
@@ -37,17 +39,17 @@ public enum RecordOutcomes {
     /// One `receiptq.record_purchase` per grant, in purchase-key order (the order of its
     /// advisory locks). The key is computed as the function computes it, catalog included.
     static let grantSQL = """
-        SELECT c.job_id, g.result, g.purchase_key, g.matched_order_id, g.unmatched, g.another_user
+        SELECT c.job_id, g.result, g.purchase_key, g.matched_order_id, g.unmatched, g.reason
         FROM (
             SELECT c.*
             FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::bigint[],
-                        $9::bigint[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::uuid[], $16::text[],
-                        $17::bigint[], $18::text[])
+                        $9::bigint[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::uuid[], $16::uuid[],
+                        $17::text[], $18::bigint[], $19::text[], $20::bool[])
                 AS c(job_id, transaction_id, original_transaction_id, web_order_line_item_id, user_id, product_id, quantity,
                      purchase_ms, expires_ms, environment, ownership_type, order_id, claimed_product_id, product_type,
-                     app_account_token, storefront, price, currency)
+                     app_account_token, claimed_app_account_token, storefront, price, currency, proven)
             LEFT JOIN receiptq.products p ON p.product_id = c.product_id                 -- products_pkey
-            ORDER BY receiptq.purchase_key(c.transaction_id, c.original_transaction_id, c.web_order_line_item_id, c.user_id,
+            ORDER BY receiptq.purchase_key(c.transaction_id, c.original_transaction_id, c.web_order_line_item_id,
                                            coalesce(p.type, c.product_type, CASE WHEN c.expires_ms IS NOT NULL THEN 'auto_renewable' END),
                                            c.ownership_type),
                      c.transaction_id
@@ -55,8 +57,8 @@ public enum RecordOutcomes {
         CROSS JOIN LATERAL receiptq.record_purchase(
             c.job_id, c.transaction_id, c.original_transaction_id, c.web_order_line_item_id, c.user_id, c.product_id,
             c.quantity, to_timestamp(c.purchase_ms / 1000.0), to_timestamp(c.expires_ms / 1000.0), c.environment,
-            c.ownership_type, c.order_id, c.claimed_product_id, c.product_type, c.app_account_token, c.storefront,
-            c.price, c.currency) AS g
+            c.ownership_type, c.order_id, c.claimed_product_id, c.product_type, c.app_account_token, c.claimed_app_account_token,
+            c.storefront, c.price, c.currency, c.proven, $21) AS g
         """
 
     public struct Result: Sendable, Equatable {
@@ -75,8 +77,10 @@ public enum RecordOutcomes {
     /// - Parameters:
     ///   - lifecycle: decides each job's next state (and gives up retries whose budget is spent).
     ///   - now: the clock for the retry budget.
+    ///   - ownership: what the ledger demands of a new purchase's owner.
     public static func run(_ attempts: [FinishedAttempt], worker: String, lifecycle: JobLifecycle,
-                           now: Date = Date(), on connection: PostgresConnection) throws -> Result {
+                           ownership: OwnershipPolicy = OwnershipPolicy(), now: Date = Date(),
+                           on connection: PostgresConnection) throws -> Result {
         guard !attempts.isEmpty else { return Result(outcomes: [:], unmatchedGrants: 0, lostLease: []) }
         let held = Set(try connection.query(lockSQL, [attempts.map(\.lease.id), attempts.map(\.lease.attempt), worker])
             .map { try $0.decode("id", as: Int64.self) })
@@ -113,20 +117,27 @@ public enum RecordOutcomes {
                 grants.map(\.1.webOrderLineItemID), grants.map(\.0.userID), grants.map(\.1.productID), grants.map(\.1.quantity),
                 grants.map(\.1.purchaseDateMs), grants.map(\.1.expiresDateMs), grants.map(\.1.environment),
                 grants.map(\.1.ownershipType), grants.map(\.0.orderID), grants.map(\.0.productID), grants.map(\.1.productType),
-                grants.map { ($0.1.appAccountToken ?? $0.0.appAccountToken)?.uuidString }, grants.map(\.1.storefront),
-                grants.map(\.1.price), grants.map(\.1.currency),
+                grants.map { $0.1.appAccountToken?.uuidString }, grants.map { $0.0.appAccountToken?.uuidString },
+                grants.map(\.1.storefront), grants.map(\.1.price), grants.map(\.1.currency), grants.map { $0.0.isProof },
+                ownership.requireAppAccountToken,
             ])
             for row in rows {
                 let id: Int64 = try row.decode("job_id")
-                purchaseKeys[id] = try row.decode("purchase_key")
+                purchaseKeys[id] = try row.decodeIfPresent("purchase_key")
+                let reason = try row.decodeIfPresent("reason", as: String.self) ?? ""
                 switch try row.decode("result", as: String.self) {
                 case "granted":
                     outcomes[id] = .granted
                     if try row.decodeIfPresent("unmatched", as: Bool.self) == true { unmatched += 1 }
                 case "already_granted":
                     outcomes[id] = .alreadyGranted
-                    reasons[id] = try row.decode("another_user", as: Bool.self)
-                        ? "this purchase was granted before, to another account" : "this purchase was granted before"
+                    reasons[id] = reason
+                case "owned_elsewhere":
+                    outcomes[id] = .ownedElsewhere(reason: reason)
+                case "unproven":
+                    outcomes[id] = .resubmit(reason: reason)
+                case "token_required":
+                    outcomes[id] = .failed(reason: reason)
                 case let other: throw PostgresError(.decoding, "unknown record_purchase result \(other)")
                 }
             }
@@ -162,7 +173,7 @@ public enum RecordOutcomes {
         var reason: String?, error: String?, delay: Int64?
         switch outcome {
         case .granted, .alreadyGranted, .release: break
-        case .rejected(let why), .failed(let why), .resubmit(let why): reason = why
+        case .rejected(let why), .failed(let why), .resubmit(let why), .ownedElsewhere(let why): reason = why
         case .retry(let ms, let why), .timedOut(let ms, let why):
             if state == .failed {
                 reason = lifecycle.budget.reason(attempts: lease.attempt, lastError: why)

@@ -1,3 +1,4 @@
+import AppStore
 import AppStoreServerAPI
 import AppleSignedData
 import Foundation
@@ -13,8 +14,9 @@ import ReceiptQueue
 /// | verified in the sandbox while sandbox purchases are refused | rejected: no money changed hands |
 /// | signature, chain or claims refused by the worker after the API accepted them | failed (configuration drift; re-drivable) |
 /// | no such transaction in either environment; Apple says the id is invalid | rejected |
-/// | (local+server-api) the receipt provably is not Apple's for our apps | rejected, Apple not asked |
-/// | (local+server-api) the verified receipt does not hold the client's transaction | resubmit |
+/// | (server-api) the receipt provably is not Apple's for our apps | rejected, Apple not asked |
+/// | (server-api) the verified receipt does not hold the client's transaction | resubmit |
+/// | (server-api) a receipt this machine cannot confirm, answered by verifyReceipt | as `AttemptDecision` decides for verifyReceipt |
 /// | Apple-side trouble (5xx, retryable codes, network) | retry with backoff |
 /// | no answer in time | timed_out (the scheduler requeues) |
 /// | rate limited (429) | retry when Apple's `Retry-After` says |
@@ -25,11 +27,17 @@ public struct TransactionDecision: Sendable {
     public var retryPolicy: RetryPolicy
     /// 401 answers for one job before it is given up into `failed`. Default 5.
     public var credentialFailures: Int
+    /// How verifyReceipt's answers become outcomes, for receipts the local check could not
+    /// confirm (`--receipt-verifier server-api`). nil: such a check is retried (never rejected).
+    /// Default nil.
+    public var receipts: AttemptDecision?
 
-    public init(acceptSandbox: Bool = true, retryPolicy: RetryPolicy = RetryPolicy(), credentialFailures: Int = 5) {
+    public init(acceptSandbox: Bool = true, retryPolicy: RetryPolicy = RetryPolicy(), credentialFailures: Int = 5,
+                receipts: AttemptDecision? = nil) {
         self.acceptSandbox = acceptSandbox
         self.retryPolicy = retryPolicy
         self.credentialFailures = credentialFailures
+        self.receipts = receipts
     }
 
     public func decide<R: RandomNumberGenerator>(_ check: TransactionCheck, lease: JobLease, now: Date,
@@ -65,6 +73,12 @@ public struct TransactionDecision: Sendable {
             decision = .result(.rejected(reason: reason))
         case .notInReceipt(let reason):
             decision = .result(.resubmit(reason: reason))
+        case .verifyReceipt(let result, let locallyValid):
+            guard let receipts else {
+                decision = .result(.retry(delayMilliseconds: delay(lease, now, &random), error: "verifyReceipt's answer has no policy here"))
+                break
+            }
+            return receipts.decide(result, lease: lease, now: now, receiptVerifiedLocally: locallyValid, using: &random)
         case .notFoundAnywhere:
             decision = .result(.rejected(reason: "App Store Server API: no such transaction in production or the sandbox"))
         case .serverAPI(let error):
@@ -113,11 +127,12 @@ public struct TransactionDecision: Sendable {
         }
     }
 
-    /// Whether the check asked Apple at all (a receipt decided by the local check did not): a
-    /// check that did not is neither success nor failure for the Server API's circuit breaker.
+    /// Whether the check asked the App Store Server API at all (a receipt decided by the local
+    /// check, or sent to verifyReceipt, did not): a check that did not is neither success nor
+    /// failure for the Server API's circuit breaker.
     public static func reachedApple(_ check: TransactionCheck) -> Bool {
         switch check {
-        case .receiptRefused, .notInReceipt: false
+        case .receiptRefused, .notInReceipt, .verifyReceipt: false
         default: true
         }
     }

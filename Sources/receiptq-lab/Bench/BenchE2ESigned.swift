@@ -66,7 +66,7 @@ struct SignedE2E {
         defer { children.forEach { if $0.isRunning { $0.terminate() } } }
 
         func jobs(_ slice: ArraySlice<(jws: String, id: String, user: String)>) -> [NewJob] {
-            slice.map { NewJob.signedTransaction($0.jws, transactionID: $0.id, userID: $0.user) }
+            slice.map { NewJob.signedTransaction($0.jws, transactionID: $0.id, environment: "Production", userID: $0.user) }
         }
         func drain() async throws {
             // Polled every 20 ms, so each on a partial index of its own: summing the queue_depth view

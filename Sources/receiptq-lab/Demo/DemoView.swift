@@ -52,13 +52,14 @@ struct DemoView {
     func summary(seconds: Double) async throws {
         print("\nDrained in \(Int(seconds)) s. Verdicts (what the app was told), states and reasons:")
         for row in try await pool.query("""
-            SELECT kind, state,
+            SELECT j.kind, j.state, receiptq.verdict(j.state, j.id, j.user_id, g.user_id, g.job_id, g.revoked_at) AS verdict,
                    -- one line per kind of reason, whatever transaction it names
-                   regexp_replace(coalesce(CASE WHEN finished_at IS NULL THEN last_error ELSE outcome_reason END, ''),
+                   regexp_replace(coalesce(CASE WHEN j.finished_at IS NULL THEN j.last_error ELSE j.outcome_reason END, ''),
                                   '[0-9]{6,}', 'N', 'g') AS reason,
-                   count(*) AS jobs, count(superseded_by) AS superseded
-            FROM receiptq.jobs
-            GROUP BY 1, 2, 3 ORDER BY 1, 4 DESC
+                   count(*) AS jobs, count(j.superseded_by) AS superseded
+            FROM receiptq.jobs j
+            LEFT JOIN receiptq.grants g ON g.purchase_key = j.purchase_key
+            GROUP BY 1, 2, 3, 4 ORDER BY 1, 5 DESC
             """) {
             let state = JobState(rawValue: row["state"] ?? "") ?? .queued
             let superseded = try row.decode("superseded", as: Int.self)
@@ -66,7 +67,7 @@ struct DemoView {
             func column(_ text: String, _ width: Int) -> String { text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0) }
             let jobs = String(try row.decode("jobs", as: Int.self))
             print("  " + String(repeating: " ", count: max(0, 5 - jobs.count)) + jobs + "  " + column(row["kind"] ?? "", 19)
-                  + column(Verdict(state).rawValue, 18) + column(state.rawValue, 16)
+                  + column(row["verdict"] ?? "", 22) + column(state.rawValue, 16)
                   + reason + (superseded > 0 ? " (\(superseded) superseded by a resubmission)" : ""))
         }
         let grants = try await pool.query("""

@@ -30,6 +30,9 @@ struct ApiCommand: AsyncParsableCommand {
     @Option(help: "File of hex SHA-256 token digests (one per line, # comments). Or $RECEIPTQ_API_TOKENS (comma-separated).")
     var tokensFile: String?
 
+    @Option(help: "Hex SHA-256 digests (comma-separated) of API tokens whose transaction-id submissions count as proof of who paid: only for a backend that vouches for the user itself. Each must also be an accepted token. Or $RECEIPTQ_TRUSTED_CLAIM_TOKENS. Default: none (a bare transaction id is granted only to the owner Apple's signed appAccountToken names).")
+    var trustedClaimTokens: String?
+
     @Option(help: "Largest receipt_data accepted, in bytes. Default: \(defaults.maxReceiptBytes).")
     var maxReceiptBytes: Int?
 
@@ -66,6 +69,7 @@ struct ApiCommand: AsyncParsableCommand {
         settings.host = host ?? environment.string("RECEIPTQ_API_HOST") ?? settings.host
         settings.port = try port ?? environment.int("RECEIPTQ_API_PORT", in: 0...65_535) ?? settings.port
         settings.tokens = try loadTokens(environment)
+        settings.trustedClaimTokens = try trustedTokens(environment, among: settings.tokens)
         settings.maxReceiptBytes = maxReceiptBytes ?? settings.maxReceiptBytes
         settings.rateLimitPerSecond = rateLimit ?? settings.rateLimitPerSecond
         settings.rateLimitBurst = rateBurst ?? settings.rateLimitBurst
@@ -112,8 +116,22 @@ struct ApiCommand: AsyncParsableCommand {
         logger.info("api starting", metadata: ["database": "\(config.redacted)", "host": "\(settings.host)",
                                                "port": "\(settings.port)", "admin": "\(adminSettings.host):\(adminSettings.port)",
                                                "tokens": "\(settings.tokens.count)",
+                                               "trusted_claim_tokens": "\(settings.trustedClaimTokens.count)",
                                                "receipt_check": "\(settings.receiptCheck == nil ? "off" : "local")"])
         try await group.run()
+    }
+
+    /// The accepted tokens trusted for transaction-id claims; each must be an accepted token.
+    private func trustedTokens(_ environment: EnvironmentReader, among tokens: TokenDigests) throws -> Set<Int> {
+        guard let text = trustedClaimTokens ?? environment.string("RECEIPTQ_TRUSTED_CLAIM_TOKENS") else { return [] }
+        let trusted: TokenDigests
+        do { trusted = try TokenDigests(hexList: text) } catch {
+            throw ConfigurationError("--trusted-claim-tokens: \(error)")
+        }
+        guard let indices = tokens.indices(of: trusted) else {
+            throw ConfigurationError("--trusted-claim-tokens names a digest that is not an accepted API token (RECEIPTQ_API_TOKENS or --tokens-file)")
+        }
+        return indices
     }
 
     /// Digests only; the command refuses to start with none (every request would be a 401).

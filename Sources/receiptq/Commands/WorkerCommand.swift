@@ -29,17 +29,22 @@ struct WorkerCommand: AsyncParsableCommand {
     enum ReceiptVerifier: String, ExpressibleByArgument, CaseIterable {
         /// Apple's verifyReceipt (deprecated by Apple).
         case verifyReceipt = "verify-receipt"
-        /// The client's transaction id through the App Store Server API; the receipt kept for audit.
+        /// The receipt verified locally and found to hold the client's transaction, then that
+        /// transaction through the App Store Server API; a receipt this machine cannot confirm
+        /// through verifyReceipt. The receipt always proves the transaction first.
         case serverAPI = "server-api"
-        /// The receipt verified locally, then the client's transaction id — only if the receipt
-        /// holds it — through the App Store Server API.
+        /// The earlier name of `server-api`.
         case localServerAPI = "local+server-api"
-        /// server-api when App Store Server API credentials are configured, else verify-receipt.
+        /// server-api when App Store Server API credentials are configured and receipts are
+        /// checked locally, else verify-receipt: never a mode whose proof is weaker.
         case auto
     }
 
-    @Option(help: "How receipts are verified: verify-receipt, server-api (the client's transaction id through Get Transaction Info), local+server-api (the receipt verified locally, then the client's transaction — found in it — through Get Transaction Info), or auto (server-api when credentials are configured). Or $RECEIPTQ_RECEIPT_VERIFIER. Default: auto.")
+    @Option(help: "How receipts are verified: verify-receipt; server-api (the receipt verified on this machine and found to hold the client's transaction, then that transaction through Get Transaction Info; a receipt this machine cannot confirm through verifyReceipt; needs credentials and --receipt-check local; local+server-api is its earlier name); or auto (server-api when credentials are configured and --receipt-check is local, else verify-receipt). Or $RECEIPTQ_RECEIPT_VERIFIER. Default: auto.")
     var receiptVerifier: ReceiptVerifier?
+
+    @Flag(help: "Grant a new purchase only when an appAccountToken Apple signed names one of your orders (family-shared purchases exempt); one without is held in failed for review, never granted to whoever submits it. Or $RECEIPTQ_REQUIRE_APP_ACCOUNT_TOKEN=1. Default: off (the first submitter with proof owns a purchase without such a token).")
+    var requireAppAccountToken = false
 
     @Option(help: "local: verify each receipt on this machine first and reject, without asking Apple, one that provably is not Apple's for --bundle-ids (a receipt we merely cannot confirm still goes to Apple); off: send every receipt to Apple. Or $RECEIPTQ_RECEIPT_CHECK. Default: local.")
     var receiptCheck: ReceiptCheckMode?
@@ -129,6 +134,8 @@ struct WorkerCommand: AsyncParsableCommand {
         settings.retry.budget.maxAttempts = maxAttempts ?? settings.retry.budget.maxAttempts
         settings.doubtWindow = doubtWindow ?? settings.doubtWindow
         settings.secretMismatchAttempts = secretMismatchAttempts ?? settings.secretMismatchAttempts
+        settings.writer.ownership.requireAppAccountToken = try requireAppAccountToken
+            || environment.flag("RECEIPTQ_REQUIRE_APP_ACCOUNT_TOKEN") == true
         if let hedgeShare {
             guard (0...0.2).contains(hedgeShare) else { throw ConfigurationError("--hedge-share must be 0…0.2") }
             settings.hedging = hedgeShare == 0 ? nil : HedgePolicy(maxShare: hedgeShare)
@@ -182,10 +189,14 @@ struct WorkerCommand: AsyncParsableCommand {
         if (chosen == .serverAPI || chosen == .localServerAPI) && !serverAPIConfigured {
             throw ConfigurationError("--receipt-verifier \(chosen.rawValue) needs App Store Server API credentials (--app-store-key-file …)")
         }
-        if chosen == .localServerAPI && localReceipts == nil {
-            throw ConfigurationError("--receipt-verifier local+server-api verifies the receipt locally: it needs --receipt-check local")
+        if (chosen == .serverAPI || chosen == .localServerAPI) && localReceipts == nil {
+            throw ConfigurationError("""
+                --receipt-verifier \(chosen.rawValue) verifies each receipt on this machine before it looks its transaction up: \
+                it needs --receipt-check local (a transaction id alone proves nothing)
+                """)
         }
-        let receiptsThroughServerAPI = chosen == .serverAPI || chosen == .localServerAPI || (chosen == .auto && serverAPIConfigured)
+        let receiptsThroughServerAPI = chosen == .serverAPI || chosen == .localServerAPI
+            || (chosen == .auto && serverAPIConfigured && localReceipts != nil)
         let transactionVerifier: SignedTransactionVerifier
         do {
             transactionVerifier = try SignedTransactionVerifier(trustedRoots: try serverAPI.trustedRoots(environment),
@@ -205,12 +216,14 @@ struct WorkerCommand: AsyncParsableCommand {
         var runnerSettings = TransactionJobRunner.Configuration(name: settings.name, receiptsThroughServerAPI: receiptsThroughServerAPI,
                                                                 lease: settings.lease)
         runnerSettings.serverAPIConcurrency = serverAPIConcurrency ?? runnerSettings.serverAPIConcurrency
-        runnerSettings.decision = TransactionDecision(acceptSandbox: settings.acceptSandbox, retryPolicy: settings.retry)
+        runnerSettings.decision = TransactionDecision(acceptSandbox: settings.acceptSandbox, retryPolicy: settings.retry,
+                                                      receipts: settings.decision)
+        runnerSettings.writer.ownership = settings.writer.ownership
         let runner = TransactionJobRunner(
             configuration: runnerSettings, pool: pool, database: databaseConfiguration,
             checker: TransactionChecker(verifier: transactionVerifier, serverAPI: serverClients,
                                         confirmSignedTransactions: confirmSignedTransactions,
-                                        localReceipts: chosen == .localServerAPI ? localReceipts : nil),
+                                        localReceipts: localReceipts, receipts: verifier),
             lifecycle: settings.lifecycle, logger: logger)
         // App Store Server Notifications the API committed: applied in Apple's order, verified again.
         let notificationPool = PostgresPool(configuration: databaseConfiguration, size: 5, logger: logger)
@@ -228,6 +241,7 @@ struct WorkerCommand: AsyncParsableCommand {
             "accept_sandbox": "\(settings.acceptSandbox)", "shared_secret": "\(settings.apple.sharedSecret == nil ? "not set" : "set")",
             "receipts_verified_by": "\(receiptsThroughServerAPI ? "App Store Server API" : "verifyReceipt")",
             "receipt_check": "\(receiptCheck.rawValue)",
+            "require_app_account_token": "\(settings.writer.ownership.requireAppAccountToken)",
             "server_api": "\(serverAPIConfigured ? "configured" : "not configured")",
         ])
         var services: [any Service] = receiptsThroughServerAPI ? [runner, notifications, deliverer] : [worker, runner, notifications, deliverer]
