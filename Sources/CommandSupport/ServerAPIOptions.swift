@@ -39,6 +39,9 @@ public struct ServerAPIOptions: ParsableArguments, Sendable {
     @Option(help: "Sandbox rate as a fraction of production. Default: 0.1.")
     public var serverAPISandboxFactor: Double?
 
+    @Flag(help: "Also check signing chains online (OCSP, Apple's responders): each chain must be valid now and not revoked; a chain that cannot be checked is refused for now (retried). Or $RECEIPTQ_ONLINE_REVOCATION_CHECKS=1. Default: off (chains judged at signedDate, no network).")
+    public var onlineRevocationChecks = false
+
     public init() {}
 
     /// Whether App Store Server API credentials were given (a key file).
@@ -55,6 +58,25 @@ public struct ServerAPIOptions: ParsableArguments, Sendable {
 
     public func trustedRoots(_ environment: EnvironmentReader = EnvironmentReader()) throws -> [Certificate] {
         try SignedDataRoots.load(signedDataRoot.isEmpty ? (environment.list("RECEIPTQ_SIGNED_DATA_ROOTS") ?? []) : signedDataRoot)
+    }
+
+    /// The verifier of StoreKit 2 transactions and notifications (both environments; the sandbox
+    /// unless refused): refuses Apple's root without an app Apple id (`AppleChecks`), and checks
+    /// chains online through `ocsp` when `--online-revocation-checks` is on.
+    public func transactionVerifier(bundleIds: Set<String>, acceptSandbox: Bool = true, _ environment: EnvironmentReader = EnvironmentReader(),
+                                    ocsp: @autoclosure () -> any OCSPRequester) throws -> SignedTransactionVerifier {
+        let appAppleId = try appAppleIdValue(environment)
+        try AppleChecks.requireAppAppleId(appAppleId, rootPaths: rootPaths(environment))
+        let revocation: SignedDataVerifier.RevocationChecking =
+            try AppleChecks.onlineRevocationChecks(onlineRevocationChecks, environment) ? .ocsp(ocsp()) : .off
+        do {
+            return try SignedTransactionVerifier(trustedRoots: try trustedRoots(environment), bundleIds: bundleIds, appAppleId: appAppleId,
+                                                 acceptSandbox: acceptSandbox, revocationChecking: revocation)
+        } catch let error as ConfigurationError {
+            throw error
+        } catch {
+            throw ConfigurationError("signed data: \(error)")
+        }
     }
 
     /// The app's App Store id, if given.

@@ -20,6 +20,9 @@ public struct SignedDataOptions: ParsableArguments, Sendable {
     @Flag(help: "Refuse purchases Apple signed in its sandbox. Or $RECEIPTQ_REJECT_SANDBOX=1.")
     public var rejectSandbox = false
 
+    @Flag(help: "Also check signing chains online (OCSP, Apple's responders): each chain must be valid now and not revoked; a chain that cannot be checked is refused for now (retried). Or $RECEIPTQ_ONLINE_REVOCATION_CHECKS=1. Default: off (chains judged at signedDate, no network).")
+    public var onlineRevocationChecks = false
+
     public init() {}
 
     /// The bundle ids, from the option or `RECEIPTQ_BUNDLE_IDS`.
@@ -32,8 +35,10 @@ public struct SignedDataOptions: ParsableArguments, Sendable {
         signedDataRoot.isEmpty ? (environment.list("RECEIPTQ_SIGNED_DATA_ROOTS") ?? []) : signedDataRoot
     }
 
-    /// The verifier, or nil when no bundle id is configured.
-    public func verifier(_ environment: EnvironmentReader = EnvironmentReader()) throws -> SignedTransactionVerifier? {
+    /// The verifier, or nil when no bundle id is configured. Refuses Apple's root without an app
+    /// Apple id (`AppleChecks`); `ocsp` carries the online revocation checks when they are on.
+    public func verifier(_ environment: EnvironmentReader = EnvironmentReader(),
+                         ocsp: @autoclosure () -> any OCSPRequester = OCSPQueryRequester { _, _ in throw OCSPUnavailable() }) throws -> SignedTransactionVerifier? {
         let bundles = Set(bundleIDs.map(EnvironmentReader.split) ?? environment.list("RECEIPTQ_BUNDLE_IDS") ?? [])
         guard !bundles.isEmpty else { return nil }
         var appleID = appAppleId
@@ -41,14 +46,24 @@ public struct SignedDataOptions: ParsableArguments, Sendable {
             guard let value = Int64(text), value > 0 else { throw ConfigurationError("RECEIPTQ_APP_APPLE_ID must be a positive whole number") }
             appleID = value
         }
-        let roots = try SignedDataRoots.load(signedDataRoot.isEmpty ? (environment.list("RECEIPTQ_SIGNED_DATA_ROOTS") ?? []) : signedDataRoot)
+        try AppleChecks.requireAppAppleId(appleID, rootPaths: rootPaths(environment))
+        let roots = try SignedDataRoots.load(rootPaths(environment))
         let acceptSandbox = !(try rejectSandbox || environment.flag("RECEIPTQ_REJECT_SANDBOX") == true)
+        let revocation: SignedDataVerifier.RevocationChecking =
+            try AppleChecks.onlineRevocationChecks(onlineRevocationChecks, environment) ? .ocsp(ocsp()) : .off
         do {
-            return try SignedTransactionVerifier(trustedRoots: roots, bundleIds: bundles, appAppleId: appleID, acceptSandbox: acceptSandbox)
+            return try SignedTransactionVerifier(trustedRoots: roots, bundleIds: bundles, appAppleId: appleID, acceptSandbox: acceptSandbox,
+                                                 revocationChecking: revocation)
         } catch {
             throw ConfigurationError("signed data: \(error)")
         }
     }
+}
+
+/// The OCSP transport a command did not wire: every query fails, so every payload is refused.
+public struct OCSPUnavailable: Error, CustomStringConvertible {
+    public init() {}
+    public var description: String { "no OCSP transport configured" }
 }
 
 /// Root certificates from PEM files; none given: Apple Root CA - G3, shipped in the binary.

@@ -229,14 +229,14 @@ final class StoreKitPipeline: Sendable {
 
     /// `receiptq worker`'s consumption responder: answers CONSUMPTION_REQUESTs through the fake's
     /// App Store Server API when the user consented.
-    func startConsumptionResponder(name: String = "sk2-consumption") throws -> RunningService {
+    func startConsumptionResponder(name: String = "sk2-consumption", refundPreference: RefundPreferencePolicy = .decline) throws -> RunningService {
         let http = HTTPClient(configuration: HTTPClientConfiguration(defaultTimeout: .seconds(5)))
         let workerPool = PostgresPool(configuration: asWorker, size: 2, logger: Logger(label: "sk2-pool"))
         let budgetPool = PostgresPool(configuration: asWorker, size: 2, logger: Logger(label: "sk2-pool"))
         var logger = Logger(label: "sk2-consumption")
         logger.logLevel = .critical
         let responder = ConsumptionResponder(
-            configuration: ConsumptionResponder.Configuration(name: name, pollInterval: .milliseconds(200)),
+            configuration: ConsumptionResponder.Configuration(name: name, pollInterval: .milliseconds(200), refundPreference: refundPreference),
             pool: workerPool, clients: try serverAPIClients(http: http, budgetPool: budgetPool), logger: logger)
         return RunningService(responder, logger: logger, pools: [workerPool, budgetPool], http: http)
     }

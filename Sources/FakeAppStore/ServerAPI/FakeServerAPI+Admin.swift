@@ -5,7 +5,7 @@ import Foundation
 ///
 /// | request | does | notification |
 /// |---|---|---|
-/// | `POST /fake/admin/purchases` `FakePurchaseRequest` | buys | `ONE_TIME_CHARGE`, or `SUBSCRIBED`/`INITIAL_BUY` |
+/// | `POST /fake/admin/purchases` `FakePurchaseRequest` (`orderId` joins an order, `storefront`) | buys | `ONE_TIME_CHARGE`, or `SUBSCRIBED`/`INITIAL_BUY` |
 /// | `POST /fake/admin/renew` `{originalTransactionId, environment?, expiresInSeconds?}` | next period | `DID_RENEW` |
 /// | `POST /fake/admin/refund` `{transactionId, environment?, reason?}` | revokes | `REFUND` |
 /// | `POST /fake/admin/revoke` `{transactionId, environment?}` | revokes (family sharing ended) | `REVOKE` |

@@ -154,4 +154,6 @@ public struct FakeConsumptionReport: Codable, Sendable, Equatable {
     /// The request body as sent.
     public var body: String
     public var receivedAt: Int64
+    /// 2: Send Consumption Information (`/inApps/v2/…`); 1: Apple's deprecated v1.
+    public var version: Int
 }

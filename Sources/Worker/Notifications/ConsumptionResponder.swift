@@ -8,10 +8,11 @@ import Synchronization
 
 /// Answers Apple's CONSUMPTION_REQUESTs inside `receiptq worker` (when App Store Server API
 /// credentials are configured): claims the requests whose deadline is ahead, decides with
-/// `ConsumptionReport` (pure: consent first, ledger facts only), and sends Send Consumption
-/// Information through the fleet's rate budget. Never after the 12-hour window; never without
-/// the customer's consent (the backend records it: `PUT /v1/users/{id}/consumption-consent`).
-/// Apple's temporary failures are retried with backoff while the window lasts.
+/// `ConsumptionReport` (pure: consent first, ledger facts only, the operator's refund preference),
+/// and sends Send Consumption Information (v2) through the fleet's rate budget. Never after the
+/// 12-hour window; never without the customer's consent (the backend records it:
+/// `PUT /v1/users/{id}/consumption-consent`). Apple's temporary failures are retried with backoff
+/// while the window lasts.
 public final class ConsumptionResponder: Service, Sendable {
     public struct Configuration: Sendable {
         public var name: String
@@ -22,10 +23,14 @@ public final class ConsumptionResponder: Service, Sendable {
         /// Requests are rare: a poll every few seconds answers well within 12 hours. Default 5 s.
         public var pollInterval: Duration
         public var retry: NotificationRetryPolicy
+        /// What Apple hears as the refund preference. Default: `.noPreference`.
+        public var refundPreference: RefundPreferencePolicy
 
         public init(name: String, batch: Int = 20, lease: Duration = .seconds(60), pollInterval: Duration = .seconds(5),
-                    retry: NotificationRetryPolicy = NotificationRetryPolicy(initialDelay: .seconds(30), maxDelay: .seconds(1800), maxAttempts: 1000)) {
+                    retry: NotificationRetryPolicy = NotificationRetryPolicy(initialDelay: .seconds(30), maxDelay: .seconds(1800), maxAttempts: 1000),
+                    refundPreference: RefundPreferencePolicy = .noPreference) {
             self.name = name
+            self.refundPreference = refundPreference
             self.batch = batch
             self.lease = lease
             self.pollInterval = pollInterval
@@ -68,7 +73,7 @@ public final class ConsumptionResponder: Service, Sendable {
 
     private func answer(_ lease: ConsumptionLease) async {
         let ending: FinishConsumptionRequest.Ending
-        switch ConsumptionReport.decide(lease, now: Date()) {
+        switch ConsumptionReport.decide(lease, policy: configuration.refundPreference, now: Date()) {
         case .expired:
             ending = .failed("the 12-hour window closed before an answer")
         case .noConsent:

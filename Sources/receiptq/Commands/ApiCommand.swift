@@ -79,7 +79,7 @@ struct ApiCommand: AsyncParsableCommand {
         settings.poolSize = poolSize ?? settings.poolSize
         settings.groupCommit.enabled = !noGroupCommit
         settings.idleTimeout = idleTimeout ?? settings.idleTimeout
-        settings.signedTransactions = try signedData.verifier(environment)
+        settings.signedTransactions = try signedData.verifier(environment, ocsp: OnlineRevocation.requester)
         if try ReceiptCheckMode.resolve(receiptCheck, environment) == .local {
             settings.receiptCheck = try ReceiptCheckMode.verifier(bundleIds: signedData.bundleIdSet(environment),
                                                                   rootPaths: signedData.rootPaths(environment))

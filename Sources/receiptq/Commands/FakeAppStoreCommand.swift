@@ -36,7 +36,10 @@ struct FakeAppStoreServe: AsyncParsableCommand {
             App Store Server API: base URLs http://HOST:PORT/production and http://HOST:PORT/sandbox \
             (Apple's paths below them, /inApps/v1/transactions/{id} and so on). Each request needs an \
             ES256 bearer token from a key given with --api-key (or made with --api-key-out), aud \
-            appstoreconnect-v1, bid = --bundle-id, unexpired, living at most an hour; else 401. Rate \
+            appstoreconnect-v1, bid = --bundle-id, iss, an exp at most an hour ahead (iat optional, as \
+            Apple's own libraries sign none; when present, exp - iat at most an hour); else 401. Served: the \
+            transaction, history, subscription, refund, order, app-transaction, consumption (v1, v2), \
+            app-account-token, notification and renewal-extension endpoints. Rate \
             limits per endpoint answer 429 with Retry-After in UNIX milliseconds; the outage windows \
             apply too. Everything is signed by a test CA made at start: its root is at GET \
             /fake/root.pem (and --root-out). Change the purchases with POST /fake/admin/purchases, \

@@ -103,6 +103,9 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Webhook deliveries in flight at most (0: this worker delivers none). Or $RECEIPTQ_WEBHOOK_CONCURRENCY. Default: \(WebhookDelivererConfiguration(name: "").concurrency).")
     var webhookConcurrency: Int?
 
+    @Option(help: "What Apple hears as your refund preference when it asks about a refund request (Send Consumption Information v2, with App Store Server API credentials): decline (refunds of purchases the ledger shows delivered; an undelivered one gets no preference), grant (a full refund), or no-preference. Or $RECEIPTQ_REFUND_PREFERENCE. Default: no-preference.")
+    var refundPreference: String?
+
     @Option(help: "PEM file of the CAs that verify Apple's TLS certificate: only these are trusted (default: the system's).")
     var caBundle: String?
 
@@ -148,9 +151,19 @@ struct WorkerCommand: AsyncParsableCommand {
         return settings
     }
 
+    /// `--refund-preference`, else `RECEIPTQ_REFUND_PREFERENCE`, else no preference.
+    func refundPreferencePolicy(_ environment: EnvironmentReader) throws -> RefundPreferencePolicy {
+        guard let text = refundPreference ?? environment.string("RECEIPTQ_REFUND_PREFERENCE") else { return .noPreference }
+        guard let policy = RefundPreferencePolicy(rawValue: text) else {
+            throw ConfigurationError("--refund-preference / RECEIPTQ_REFUND_PREFERENCE must be decline, grant or no-preference, not \(text)")
+        }
+        return policy
+    }
+
     func run() async throws {
         let environment = EnvironmentReader()
         let settings = try settings(environment)
+        let refundPolicy = try refundPreferencePolicy(environment)
         let logger = LogSetup.bootstrap(label: "receiptq.worker")
         let databaseConfiguration = try database.configuration(applicationName: "receiptq-worker-\(getpid())")
         var adminOptions = admin
@@ -197,16 +210,8 @@ struct WorkerCommand: AsyncParsableCommand {
         }
         let receiptsThroughServerAPI = chosen == .serverAPI || chosen == .localServerAPI
             || (chosen == .auto && serverAPIConfigured && localReceipts != nil)
-        let transactionVerifier: SignedTransactionVerifier
-        do {
-            transactionVerifier = try SignedTransactionVerifier(trustedRoots: try serverAPI.trustedRoots(environment),
-                                                                bundleIds: settings.bundleIDs,
-                                                                appAppleId: try serverAPI.appAppleIdValue(environment), acceptSandbox: true)
-        } catch let error as ConfigurationError {
-            throw error
-        } catch {
-            throw ConfigurationError("signed data: \(error)")
-        }
+        let transactionVerifier = try serverAPI.transactionVerifier(bundleIds: settings.bundleIDs, acceptSandbox: true, environment,
+                                                                    ocsp: OnlineRevocation.requester)
         var serverClients: ServerAPIClients?
         let serverHTTP = HTTPClient(configuration: HTTPClientConfiguration(maxTotalConnections: 256, caBundlePath: caBundle))
         let rateBudgetPool = PostgresPool(configuration: databaseConfiguration, size: 2, logger: logger)
@@ -242,12 +247,12 @@ struct WorkerCommand: AsyncParsableCommand {
             "receipts_verified_by": "\(receiptsThroughServerAPI ? "App Store Server API" : "verifyReceipt")",
             "receipt_check": "\(receiptCheck.rawValue)",
             "require_app_account_token": "\(settings.writer.ownership.requireAppAccountToken)",
-            "server_api": "\(serverAPIConfigured ? "configured" : "not configured")",
+            "server_api": "\(serverAPIConfigured ? "configured" : "not configured")", "refund_preference": "\(refundPolicy.rawValue)",
         ])
         var services: [any Service] = receiptsThroughServerAPI ? [runner, notifications, deliverer] : [worker, runner, notifications, deliverer]
         if let serverClients {
             // Apple's CONSUMPTION_REQUESTs are answered only with App Store Server API credentials.
-            services.append(ConsumptionResponder(configuration: ConsumptionResponder.Configuration(name: settings.name),
+            services.append(ConsumptionResponder(configuration: ConsumptionResponder.Configuration(name: settings.name, refundPreference: refundPolicy),
                                                  pool: notificationPool, clients: serverClients, logger: logger))
         }
         if let registry {
