@@ -15,7 +15,8 @@ struct FakeAppStoreCore: Sendable {
         self.stats = stats
         self.startedAt = startedAt
         self.serverAPI = serverAPI
-        self.receipts = FakeReceiptReader(signer: serverAPI.receiptSigner.certificate)
+        self.receipts = FakeReceiptReader(signer: serverAPI.receiptSigner.certificate,
+                                          transactionSigner: { [serverAPI] in try? serverAPI.transactionReceiptSigner().certificate })
     }
 
     var elapsed: Duration {

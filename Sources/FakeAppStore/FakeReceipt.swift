@@ -10,7 +10,8 @@ import Foundation
 ///              "product_id": "com.example.coins100", "quantity": 1,
 ///              "purchase_date_ms": 1700000000000, "expires_date_ms": 1702592000000,
 ///              "web_order_line_item_id": "2000000001", "in_app_ownership_type": "FAMILY_SHARED",
-///              "cancellation_date_ms": 1700000100000, "refunded_after_receipt": true}],
+///              "cancellation_date_ms": 1700000100000, "refunded_after_receipt": true,
+///              "app_account_token": "6F0E…"}],
 ///  "forced_status": 21003, "padding": "…"}
 /// ```
 /// `expires_date_ms` marks a subscription (it then appears in `latest_receipt_info` and
@@ -92,13 +93,17 @@ public struct FakeTransaction: Codable, Sendable, Equatable {
     public var cancellationDateMs: Int64?
     /// The refund came after the device's receipt was made: only `latest_receipt_info` shows it.
     public var refundedAfterReceipt: Bool?
+    /// The UUID the app bought with (StoreKit 2's appAccountToken, or a UUID passed as StoreKit 1's
+    /// applicationUsername): Apple returns it as `app_account_token`.
+    public var appAccountToken: String?
 
     public init(
         transactionID: String, originalTransactionID: String? = nil, productID: String,
         quantity: Int = 1, purchaseDateMs: Int64 = 1_700_000_000_000, expiresDateMs: Int64? = nil,
         webOrderLineItemID: String? = nil, ownershipType: String? = nil, cancellationDateMs: Int64? = nil,
-        refundedAfterReceipt: Bool? = nil
+        refundedAfterReceipt: Bool? = nil, appAccountToken: String? = nil
     ) {
+        self.appAccountToken = appAccountToken
         self.transactionID = transactionID
         self.originalTransactionID = originalTransactionID ?? transactionID
         self.productID = productID
@@ -117,5 +122,6 @@ public struct FakeTransaction: Codable, Sendable, Equatable {
         case expiresDateMs = "expires_date_ms", webOrderLineItemID = "web_order_line_item_id"
         case ownershipType = "in_app_ownership_type", cancellationDateMs = "cancellation_date_ms"
         case refundedAfterReceipt = "refunded_after_receipt"
+        case appAccountToken = "app_account_token"
     }
 }

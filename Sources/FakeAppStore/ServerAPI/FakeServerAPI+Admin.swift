@@ -13,7 +13,7 @@ import Foundation
 /// | `POST /fake/admin/consumption-request` `{transactionId, environment?}` | asks for consumption | `CONSUMPTION_REQUEST` |
 /// | `POST /fake/admin/test-notification` `{environment?}` | a TEST notification | `TEST` |
 /// | `POST /fake/admin/signed-transaction` `{transactionId, environment?}` | what StoreKit 2 hands the app now: `{signedTransaction}` | – |
-/// | `POST /fake/admin/receipts` `FakeReceipt` (JSON) | mints it as a real PKCS #7 app receipt signed by the test CA: `{"receipt_data"}` | – |
+/// | `POST /fake/admin/receipts` `FakeReceipt` (JSON) | mints it as a real PKCS #7 app receipt signed by the test CA: `{"receipt_data"}`; with `?format=ios6`, its first purchase as an iOS 6 transaction receipt | – |
 /// | `POST /fake/admin/faults` `FakeFault` | answers the next requests with a failure | – |
 /// | `GET /fake/admin/purchases`, `/notifications`, `/consumption` | lists | – |
 extension FakeServerAPI {
@@ -80,7 +80,7 @@ extension FakeServerAPI {
         var expiresInSeconds: Int64?
     }
 
-    func admin(method: String, path: String, body: [UInt8]) -> FakeServerAPIAnswer {
+    func admin(method: String, path: String, query: [(String, String)] = [], body: [UInt8]) -> FakeServerAPIAnswer {
         do {
             switch (method, path) {
             case ("GET", "/fake/admin/purchases"): return .json(200, purchases.all())
@@ -88,7 +88,10 @@ extension FakeServerAPI {
             case ("GET", "/fake/admin/consumption"): return .json(200, consumptionReports())
             case ("POST", "/fake/admin/purchases"): return .json(201, try buy(decode(FakePurchaseRequest.self, body)))
             case ("POST", "/fake/admin/receipts"):
-                return .json(201, ["receipt_data": try mintReceipt(decode(FakeReceipt.self, body))])
+                let receipt = try decode(FakeReceipt.self, body)
+                let ios6 = query.contains { $0.0 == "format" && $0.1 == "ios6" }
+                let minted = ios6 ? try mintTransactionReceipt(receipt) : try mintReceipt(receipt)
+                return .json(201, ["receipt_data": minted])
             case ("POST", "/fake/admin/faults"):
                 try inject(decode(FakeFault.self, body))
                 return FakeServerAPIAnswer(status: 204)
