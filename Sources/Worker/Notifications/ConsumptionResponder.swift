@@ -22,9 +22,14 @@ public final class ConsumptionResponder: Service, Sendable {
         /// Requests are rare: a poll every few seconds answers well within 12 hours. Default 5 s.
         public var pollInterval: Duration
         public var retry: NotificationRetryPolicy
+        /// On SIGTERM, how long an answer being sent may take before it is abandoned and its
+        /// request queued again (the worker's `--shutdown-deadline`). Default 3 s.
+        public var shutdownDeadline: Duration
 
         public init(name: String, batch: Int = 20, lease: Duration = .seconds(60), pollInterval: Duration = .seconds(5),
-                    retry: NotificationRetryPolicy = NotificationRetryPolicy(initialDelay: .seconds(30), maxDelay: .seconds(1800), maxAttempts: 1000)) {
+                    retry: NotificationRetryPolicy = NotificationRetryPolicy(initialDelay: .seconds(30), maxDelay: .seconds(1800), maxAttempts: 1000),
+                    shutdownDeadline: Duration = .seconds(3)) {
+            self.shutdownDeadline = shutdownDeadline
             self.name = name
             self.batch = batch
             self.lease = lease
@@ -53,7 +58,9 @@ public final class ConsumptionResponder: Service, Sendable {
             while !stopping.withLock({ $0 }) && !Task.isCancelled {
                 do {
                     let leases = try await pool.withConnection { try ClaimConsumptionRequests.run(limit: limit, worker: worker, lease: lease, on: $0) }
-                    for lease in leases { await answer(lease) }
+                    await cancelAfterGracefulShutdown(deadline: configuration.shutdownDeadline) {
+                        for lease in leases { await self.answer(lease) }
+                    }
                     if leases.count == limit { continue }
                 } catch {
                     logger.warning("claim of consumption requests failed", metadata: ["error": "\(error)"])
@@ -82,6 +89,9 @@ public final class ConsumptionResponder: Service, Sendable {
                 let delay = configuration.retry.delay(after: lease.attempt) ?? .seconds(1800)
                 ending = Date().addingTimeInterval(TimeInterval(delay.components.seconds)) < lease.deadline
                     ? .retry(after: delay, error: error.description) : .failed("\(error.description); no time left to retry")
+            } catch where Task.isCancelled {
+                // Stopping, past the shutdown deadline: not Apple's refusal. Queued for the next worker.
+                ending = .retry(after: .zero, error: "not answered: the worker stopped while sending")
             } catch {
                 ending = .failed("\(error)")
             }
