@@ -263,9 +263,11 @@ let package = Package(
         .testTarget(name: "AppStoreServerAPIUnitTests", dependencies: ["AppStoreServerAPI"]),
         .testTarget(name: "ReceiptQueueUnitTests", dependencies: ["ReceiptQueue"]),
         .testTarget(name: "WorkerUnitTests", dependencies: ["Worker", "ReceiptQueue", "AppStore", "AppStoreServerAPI", "AppleSignedData", "ClockTesting", "HTTPClient",
-                                                    "WebhookSignature"]),
+                                                    "WebhookSignature", .product(name: "Logging", package: "swift-log"),
+                                                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         .testTarget(name: "APIUnitTests", dependencies: ["API"]),
-        .testTarget(name: "CommandSupportUnitTests", dependencies: ["CommandSupport"]),
+        .testTarget(name: "CommandSupportUnitTests", dependencies: ["CommandSupport", .product(name: "Logging", package: "swift-log"),
+                                                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         .testTarget(
             name: "AppleSignedDataUnitTests",
             dependencies: [

@@ -25,10 +25,14 @@ public final class ConsumptionResponder: Service, Sendable {
         public var retry: NotificationRetryPolicy
         /// What Apple hears as the refund preference. Default: `.noPreference`.
         public var refundPreference: RefundPreferencePolicy
+        /// On SIGTERM, how long an answer being sent may take before it is abandoned and its
+        /// request queued again (the worker's `--shutdown-deadline`). Default 3 s.
+        public var shutdownDeadline: Duration
 
         public init(name: String, batch: Int = 20, lease: Duration = .seconds(60), pollInterval: Duration = .seconds(5),
                     retry: NotificationRetryPolicy = NotificationRetryPolicy(initialDelay: .seconds(30), maxDelay: .seconds(1800), maxAttempts: 1000),
-                    refundPreference: RefundPreferencePolicy = .noPreference) {
+                    refundPreference: RefundPreferencePolicy = .noPreference, shutdownDeadline: Duration = .seconds(3)) {
+            self.shutdownDeadline = shutdownDeadline
             self.name = name
             self.refundPreference = refundPreference
             self.batch = batch
@@ -58,7 +62,9 @@ public final class ConsumptionResponder: Service, Sendable {
             while !stopping.withLock({ $0 }) && !Task.isCancelled {
                 do {
                     let leases = try await pool.withConnection { try ClaimConsumptionRequests.run(limit: limit, worker: worker, lease: lease, on: $0) }
-                    for lease in leases { await answer(lease) }
+                    await cancelAfterGracefulShutdown(deadline: configuration.shutdownDeadline) {
+                        for lease in leases { await self.answer(lease) }
+                    }
                     if leases.count == limit { continue }
                 } catch {
                     logger.warning("claim of consumption requests failed", metadata: ["error": "\(error)"])
@@ -87,6 +93,9 @@ public final class ConsumptionResponder: Service, Sendable {
                 let delay = configuration.retry.delay(after: lease.attempt) ?? .seconds(1800)
                 ending = Date().addingTimeInterval(TimeInterval(delay.components.seconds)) < lease.deadline
                     ? .retry(after: delay, error: error.description) : .failed("\(error.description); no time left to retry")
+            } catch where Task.isCancelled {
+                // Stopping, past the shutdown deadline: not Apple's refusal. Queued for the next worker.
+                ending = .retry(after: .zero, error: "not answered: the worker stopped while sending")
             } catch {
                 ending = .failed("\(error)")
             }

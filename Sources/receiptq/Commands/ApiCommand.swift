@@ -112,7 +112,7 @@ struct ApiCommand: AsyncParsableCommand {
             services.append(AdminServer(configuration: adminSettings, registry: server.registry,
                                         readiness: ReadinessProbe(database: config, migrations: files, logger: logger), logger: logger))
         }
-        let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        let group = ProcessServiceGroup.make(services: services, logger: logger)
         logger.info("api starting", metadata: ["database": "\(config.redacted)", "host": "\(settings.host)",
                                                "port": "\(settings.port)", "admin": "\(adminSettings.host):\(adminSettings.port)",
                                                "tokens": "\(settings.tokens.count)",

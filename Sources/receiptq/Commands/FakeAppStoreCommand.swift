@@ -211,9 +211,7 @@ struct FakeAppStoreServe: AsyncParsableCommand {
             logger.warning("no Server API key configured (--api-key, --api-key-out): every /inApps request gets 401")
         }
         logger.info("fake App Store serving", metadata: ["port": "\(server.port)", "latency": "\(latency)", "outages": "\(outage)"])
-        let group = ServiceGroup(configuration: .init(
-            services: [FakeAppStoreService(server: server)],
-            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let group = ProcessServiceGroup.make(services: [FakeAppStoreService(server: server)], logger: logger)
         try await group.run()
     }
 }

@@ -79,7 +79,7 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Look at the queue this often even without a notification. Default: \(defaults.pollInterval.argumentText).")
     var pollInterval: Duration?
 
-    @Option(help: "On SIGTERM, time for in-flight verifications before the rest are released. Default: \(defaults.shutdownDeadline.argumentText).")
+    @Option(help: "On SIGTERM, time for in-flight verifications (and lookups, deliveries) before the rest are released; the process exits about a second after. Default: \(defaults.shutdownDeadline.argumentText).")
     var shutdownDeadline: Duration?
 
     @Option(help: "After a lull, a large claim sends 20 requests first and the rest only if Apple has not failed them this long after (0s: never wait). Default: \(defaults.canaryWindow.argumentText).")
@@ -176,6 +176,7 @@ struct WorkerCommand: AsyncParsableCommand {
             ? PrometheusBootstrap.metricsSystem(help: WorkerMetrics.help, buckets: WorkerMetrics.buckets) : nil
 
         var webhooks = WebhookDelivererConfiguration(name: settings.name)
+        webhooks.shutdownDeadline = settings.shutdownDeadline
         webhooks.concurrency = try webhookConcurrency ?? environment.int("RECEIPTQ_WEBHOOK_CONCURRENCY", in: 0...100_000) ?? webhooks.concurrency
         do { try webhooks.validate() } catch { throw ConfigurationError("\(error)") }
         // Every in-flight verification and delivery holds a socket; running out shows up as connect failures.
@@ -221,6 +222,7 @@ struct WorkerCommand: AsyncParsableCommand {
         var runnerSettings = TransactionJobRunner.Configuration(name: settings.name, receiptsThroughServerAPI: receiptsThroughServerAPI,
                                                                 lease: settings.lease)
         runnerSettings.serverAPIConcurrency = serverAPIConcurrency ?? runnerSettings.serverAPIConcurrency
+        runnerSettings.shutdownDeadline = settings.shutdownDeadline
         runnerSettings.decision = TransactionDecision(acceptSandbox: settings.acceptSandbox, retryPolicy: settings.retry,
                                                       receipts: settings.decision)
         runnerSettings.writer.ownership = settings.writer.ownership
@@ -249,17 +251,21 @@ struct WorkerCommand: AsyncParsableCommand {
             "require_app_account_token": "\(settings.writer.ownership.requireAppAccountToken)",
             "server_api": "\(serverAPIConfigured ? "configured" : "not configured")", "refund_preference": "\(refundPolicy.rawValue)",
         ])
-        var services: [any Service] = receiptsThroughServerAPI ? [runner, notifications, deliverer] : [worker, runner, notifications, deliverer]
+        var work: [any Service] = receiptsThroughServerAPI ? [runner, notifications, deliverer] : [worker, runner, notifications, deliverer]
         if let serverClients {
             // Apple's CONSUMPTION_REQUESTs are answered only with App Store Server API credentials.
-            services.append(ConsumptionResponder(configuration: ConsumptionResponder.Configuration(name: settings.name, refundPreference: refundPolicy),
-                                                 pool: notificationPool, clients: serverClients, logger: logger))
+            work.append(ConsumptionResponder(configuration: ConsumptionResponder.Configuration(
+                name: settings.name, refundPreference: refundPolicy, shutdownDeadline: settings.shutdownDeadline),
+                                             pool: notificationPool, clients: serverClients, logger: logger))
         }
+        // On SIGTERM the work stops together, each part draining within --shutdown-deadline; the
+        // admin listener (shut down after it) answers probes and scrapes until then.
+        var services: [any Service] = [ConcurrentServices(work)]
         if let registry {
-            services.append(AdminServer(configuration: adminSettings, registry: registry,
-                                        readiness: ReadinessProbe(database: databaseConfiguration, logger: logger), logger: logger))
+            services.insert(AdminServer(configuration: adminSettings, registry: registry,
+                                        readiness: ReadinessProbe(database: databaseConfiguration, logger: logger), logger: logger), at: 0)
         }
-        let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        let group = ProcessServiceGroup.make(services: services, shutdownBudget: settings.shutdownDeadline + .seconds(1), logger: logger)
         try await group.run()
         pool.shutdown()
         webhookPool.shutdown()
