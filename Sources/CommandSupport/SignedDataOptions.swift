@@ -60,6 +60,20 @@ public struct SignedDataOptions: ParsableArguments, Sendable {
     }
 }
 
+extension SignedDataOptions {
+    /// Tells Apple's notifications this configuration refuses from forgeries: signed under the
+    /// configured roots, or under Apple's root shipped in the binary whatever is configured.
+    public func notificationQuarantine(_ environment: EnvironmentReader = EnvironmentReader()) throws -> NotificationQuarantine {
+        do {
+            return try NotificationQuarantine(configuredRoots: try SignedDataRoots.load(rootPaths(environment)))
+        } catch let error as ConfigurationError {
+            throw error
+        } catch {
+            throw ConfigurationError("signed data: \(error)")
+        }
+    }
+}
+
 /// The OCSP transport a command did not wire: every query fails, so every payload is refused.
 public struct OCSPUnavailable: Error, CustomStringConvertible {
     public init() {}

@@ -76,6 +76,8 @@ final class StoreKitPipeline: Sendable {
         var settings = APIConfiguration(port: 0, tokens: try TokenDigests(hexList: [token, trustedToken].map(TokenDigests.hexDigest).joined(separator: ",")),
                                         trustedClaimTokens: [1], poolSize: 4)
         settings.signedTransactions = try SignedTransactionVerifier(trustedRoots: roots, bundleIds: [bundleId])
+        // The fake's CA stands in for Apple's root, as the command's quarantine trusts Apple's.
+        settings.notificationQuarantine = try NotificationQuarantine(configuredRoots: roots, appleRoots: roots)
         if receiptCheck {
             settings.receiptCheck = try AppReceiptVerifier(configuration: .init(trustedRoots: roots, bundleIds: [bundleId],
                                                                                 environments: [.production, .sandbox]))
@@ -228,7 +230,7 @@ final class StoreKitPipeline: Sendable {
     }
 
     /// `receiptq worker`'s notification runner: applies what the API committed, in Apple's order.
-    func startNotificationRunner(name: String = "sk2-notifications") throws -> RunningService {
+    func startNotificationRunner(name: String = "sk2-notifications", bundleIds: Set<String> = [StoreKitPipeline.bundleId]) throws -> RunningService {
         let workerPool = PostgresPool(configuration: asWorker, size: 2, logger: Logger(label: "sk2-pool"))
         var logger = Logger(label: "sk2-notifications")
         logger.logLevel = .critical
@@ -236,7 +238,7 @@ final class StoreKitPipeline: Sendable {
             configuration: NotificationRunner.Configuration(name: name, lease: .seconds(30), pollInterval: .milliseconds(200),
                                                             retry: NotificationRetryPolicy(initialDelay: .milliseconds(100), maxDelay: .seconds(1))),
             pool: workerPool, database: asWorker,
-            verifier: try SignedTransactionVerifier(trustedRoots: roots, bundleIds: [Self.bundleId]), logger: logger)
+            verifier: try SignedTransactionVerifier(trustedRoots: roots, bundleIds: bundleIds), logger: logger)
         return RunningService(runner, logger: logger, pools: [workerPool], http: HTTPClient())
     }
 

@@ -12,6 +12,7 @@ import Foundation
 /// | `POST /fake/admin/family-share` `{transactionId, customer, environment?}` | a `FAMILY_SHARED` copy | `ONE_TIME_CHARGE`/`SUBSCRIBED` |
 /// | `POST /fake/admin/consumption-request` `{transactionId, environment?}` | asks for consumption | `CONSUMPTION_REQUEST` |
 /// | `POST /fake/admin/test-notification` `{environment?}` | a TEST notification | `TEST` |
+/// | `POST /fake/admin/notify` `FakeNotificationRequest` `{notificationType, subtype?, transactionId?, environment?, bundleId?}` | nothing: `{notificationUUID}` | any type, in Apple's shape for it |
 /// | `POST /fake/admin/signed-transaction` `{transactionId, environment?}` | what StoreKit 2 hands the app now: `{signedTransaction}` | – |
 /// | `POST /fake/admin/receipts` `FakeReceipt` (JSON) | mints it as a real PKCS #7 app receipt signed by the test CA: `{"receipt_data"}`; with `?format=ios6`, its first purchase as an iOS 6 transaction receipt | – |
 /// | `POST /fake/admin/faults` `FakeFault` | answers the next requests with a failure | – |
@@ -126,6 +127,8 @@ extension FakeServerAPI {
                     throw FakeAdminError.notFound("no transaction \(id) in \(environment.rawValue)")
                 }
                 return .json(200, ["signedTransaction": signer.signTransaction(purchase)])
+            case ("POST", "/fake/admin/notify"):
+                return .json(201, ["notificationUUID": try sendNotification(decode(FakeNotificationRequest.self, body))])
             case ("POST", "/fake/admin/consumption-request"):
                 let request = try decode(TransactionRequest.self, body)
                 try requestConsumption(transactionId: try required(request.transactionId, "transactionId"), environment: try environment(request.environment))

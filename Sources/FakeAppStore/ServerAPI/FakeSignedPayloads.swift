@@ -124,10 +124,41 @@ struct FakeNotificationPayload: Encodable {
         var consumptionRequestReason: String?
     }
 
+    /// EXTERNAL_PURCHASE_TOKEN's payload, instead of `data`.
+    struct ExternalPurchaseToken: Encodable {
+        var externalPurchaseId: String
+        var tokenCreationDate: Int64
+        var appAppleId: Int64
+        var bundleId: String
+    }
+
+    /// RESCIND_CONSENT's payload, instead of `data`.
+    struct AppData: Encodable {
+        var appAppleId: Int64
+        var bundleId: String
+        var environment: String
+        var signedAppTransactionInfo: String
+    }
+
+    /// RENEWAL_EXTENSION SUMMARY's payload, instead of `data`.
+    struct Summary: Encodable {
+        var requestIdentifier: String
+        var environment: String
+        var appAppleId: Int64
+        var bundleId: String
+        var productId: String
+        var storefrontCountryCodes: [String]
+        var succeededCount: Int64
+        var failedCount: Int64
+    }
+
     var notificationType: String
     var subtype: String?
     var notificationUUID: String
     var version: String
     var signedDate: Int64
-    var data: Data
+    var data: Data?
+    var summary: Summary?
+    var externalPurchaseToken: ExternalPurchaseToken?
+    var appData: AppData?
 }

@@ -80,6 +80,7 @@ struct ApiCommand: AsyncParsableCommand {
         settings.groupCommit.enabled = !noGroupCommit
         settings.idleTimeout = idleTimeout ?? settings.idleTimeout
         settings.signedTransactions = try signedData.verifier(environment, ocsp: OnlineRevocation.requester)
+        if settings.signedTransactions != nil { settings.notificationQuarantine = try signedData.notificationQuarantine(environment) }
         if try ReceiptCheckMode.resolve(receiptCheck, environment) == .local {
             settings.receiptCheck = try ReceiptCheckMode.verifier(bundleIds: signedData.bundleIdSet(environment),
                                                                   rootPaths: signedData.rootPaths(environment))
