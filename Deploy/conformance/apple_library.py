@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Apple's own App Store Server Library (Python) against `receiptq fake-appstore`.
+"""Apple's own App Store Server Library (Python) against `receiptq-fake-appstore`.
 
 Starts the fake (its own key, issuer, app and test CA), sets purchases up through its admin API,
 then calls every AppStoreServerAPIClient method the fake serves and checks each answer as Apple's
@@ -10,7 +10,7 @@ error answer must reach the library as an APIException with Apple's error code.
 Prints a table of calls, PASS or FAIL each, and exits 1 on any failure. Run by `./Deploy/dev test`
 (which installs app-store-server-library into a virtualenv under the state folder), or by hand:
 
-    python3 Deploy/conformance/apple_library.py --receiptq .build/debug/receiptq --work /tmp/conformance
+    python3 Deploy/conformance/apple_library.py --fake-appstore .build/debug/receiptq-fake-appstore --work /tmp/conformance
 """
 
 import argparse
@@ -93,9 +93,9 @@ class NotificationSink:
 
 
 class Fake:
-    """`receiptq fake-appstore` on a free loopback port, and its admin API."""
+    """`receiptq-fake-appstore` on a free loopback port, and its admin API."""
 
-    def __init__(self, receiptq, work, notification_url):
+    def __init__(self, executable, work, notification_url):
         os.makedirs(work, exist_ok=True)
         self.key_path = os.path.join(work, "conformance-key.p8")
         self.root_path = os.path.join(work, "conformance-root.pem")
@@ -108,7 +108,7 @@ class Fake:
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = open(os.path.join(work, "fake-appstore.log"), "w")
         self.process = subprocess.Popen(
-            [receiptq, "fake-appstore", "--port", str(self.port), "--latency", "0", "--bundle-id", BUNDLE_ID,
+            [executable, "--port", str(self.port), "--latency", "0", "--bundle-id", BUNDLE_ID,
              "--app-apple-id", str(APP_APPLE_ID), "--api-key-out", self.key_path, "--api-key-id", KEY_ID,
              "--issuer-id", ISSUER_ID, "--root-out", self.root_path, "--notification-url", notification_url],
             stdout=self.log, stderr=subprocess.STDOUT)
@@ -450,12 +450,12 @@ def unauthorized(fake):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--receiptq", required=True, help="the receiptq executable")
+    parser.add_argument("--fake-appstore", required=True, help="the receiptq-fake-appstore executable")
     parser.add_argument("--work", required=True, help="a folder for the fake's key, root and log")
     args = parser.parse_args()
     os.environ["NO_PROXY"] = "127.0.0.1,localhost"
     sink = NotificationSink()
-    fake = Fake(args.receiptq, args.work, sink.url)
+    fake = Fake(args.fake_appstore, args.work, sink.url)
     try:
         results = run(fake, sink)
     finally:

@@ -51,8 +51,8 @@ struct SigtermFixture {
     ///   - latency: before each verifyReceipt answer.
     ///   - apiLatency: before each App Store Server API answer.
     func startFake(latency: String = "0", apiLatency: String = "0") async throws -> Fake {
-        let process = try ChildProcess(arguments: [
-            "fake-appstore", "--port", "0", "--latency", latency, "--api-latency", apiLatency, "--bundle-id", Self.bundleID,
+        let process = try ChildProcess(ReceiptQBinary.fakeAppStore, arguments: [
+            "--port", "0", "--latency", latency, "--api-latency", apiLatency, "--bundle-id", Self.bundleID,
             "--api-key-out", keyPath, "--api-key-id", Self.keyID, "--issuer-id", Self.issuerID, "--root-out", rootPath,
         ])
         var port: Int?
@@ -76,7 +76,7 @@ struct SigtermFixture {
 
     /// The environment every worker and scheduler gets: the app, and the fake's root trusted.
     var environment: [String: String] {
-        ["RECEIPTQ_BUNDLE_IDS": Self.bundleID, "RECEIPTQ_SIGNED_DATA_ROOTS": rootPath, "RECEIPTQ_APP_APPLE_ID": "1234567890",
+        ["RECEIPTQ_BUNDLE_IDS": Self.bundleID, "RECEIPTQ_SIGNED_DATA_ROOTS": rootPath, "RECEIPTQ_TRUST_TEST_ROOTS": "1", "RECEIPTQ_APP_APPLE_ID": "1234567890",
          "RECEIPTQ_MIGRATIONS_DIR": ScratchDatabase.migrationsDirectory().path]
     }
 
@@ -90,7 +90,7 @@ struct SigtermFixture {
 
     /// A receipt the fake answers (after its latency) as valid for `transaction`.
     func mintReceipt(transaction: String) async throws -> String {
-        let minted = try await ChildProcess.run(arguments: ["fake-appstore", "mint", "--transaction", "\(transaction):com.example.coins"])
+        let minted = try await ChildProcess.run(ReceiptQBinary.fakeAppStore, arguments: ["mint", "--transaction", "\(transaction):com.example.coins"])
         guard minted.status == 0 else { throw TestSetupError("mint failed: \(minted.stderr)") }
         return minted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }

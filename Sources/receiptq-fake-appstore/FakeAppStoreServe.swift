@@ -8,17 +8,7 @@ import HTTPClient
 import Logging
 import ServiceLifecycle
 
-/// `receiptq fake-appstore`: a stand-in for Apple's verifyReceipt servers, for tests, demos and
-/// benchmarks. Serving is the default subcommand; `mint` prints a receipt the fake understands.
-struct FakeAppStoreCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "fake-appstore",
-        abstract: "Serve a fake App Store (verifyReceipt and the App Store Server API, production and sandbox) on loopback, or mint fake receipts and signed transactions.",
-        subcommands: [FakeAppStoreServe.self, FakeAppStoreMint.self],
-        defaultSubcommand: FakeAppStoreServe.self)
-}
-
-/// `receiptq fake-appstore [serve] …`: runs until SIGTERM or SIGINT.
+/// `receiptq-fake-appstore [serve] …`: runs until SIGTERM or SIGINT.
 struct FakeAppStoreServe: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
