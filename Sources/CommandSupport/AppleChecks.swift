@@ -5,8 +5,8 @@ public enum AppleChecks {
     /// checking that it names our app: Apple's library requires `appAppleId` for production, and
     /// so do we. A configuration that trusts only other roots (the fake App Store's test CA) can
     /// never accept Apple's production data, and is left alone.
-    public static func requireAppAppleId(_ appAppleId: Int64?, rootPaths: [String]) throws {
-        guard appAppleId == nil, rootPaths.isEmpty else { return }
+    public static func requireAppAppleId(_ appAppleId: Int64?, roots: TrustedRoots) throws {
+        guard appAppleId == nil, !roots.areTestRoots else { return }
         throw ConfigurationError("""
             --app-apple-id (or RECEIPTQ_APP_APPLE_ID) is required: with Apple's root certificate, production signed data \
             would be accepted without checking that it names your app (App Store Connect → your app → App Information → Apple ID)

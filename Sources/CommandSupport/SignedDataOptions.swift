@@ -11,8 +11,11 @@ public struct SignedDataOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("bundle-ids"), help: "Comma-separated bundle ids of your apps; without them signed transactions are refused. Or $RECEIPTQ_BUNDLE_IDS.")
     public var bundleIDs: String?
 
-    @Option(help: "A PEM root certificate signed data (JWS and app receipts) must chain to (repeatable), e.g. the fake App Store's. Or $RECEIPTQ_SIGNED_DATA_ROOTS (comma-separated files). Default: Apple Root CA - G3 (JWS), Apple Inc. Root and G3 (receipts).")
+    @Option(help: "A PEM root certificate that replaces Apple's for signed data (JWS and app receipts; repeatable), e.g. the fake App Store's; needs --trust-test-roots. Or $RECEIPTQ_SIGNED_DATA_ROOTS (comma-separated files). Default: Apple Root CA - G3 (JWS), Apple Inc. Root and G3 (receipts), pinned in the binary.")
     public var signedDataRoot: [String] = []
+
+    @Flag(help: "Allow --signed-data-root to replace Apple's roots: for tests and demos only (logged as a warning with the roots' fingerprints, shown in /readyz and a metric). Or $RECEIPTQ_TRUST_TEST_ROOTS=1.")
+    public var trustTestRoots = false
 
     @Option(help: "The app's App Store id; production payloads naming another are refused. Or $RECEIPTQ_APP_APPLE_ID.")
     public var appAppleId: Int64?
@@ -35,6 +38,11 @@ public struct SignedDataOptions: ParsableArguments, Sendable {
         signedDataRoot.isEmpty ? (environment.list("RECEIPTQ_SIGNED_DATA_ROOTS") ?? []) : signedDataRoot
     }
 
+    /// Apple's roots, or test roots with `--trust-test-roots` (`TrustedRoots`).
+    public func trustedRoots(_ environment: EnvironmentReader = EnvironmentReader()) throws -> TrustedRoots {
+        try TrustedRoots.resolve(paths: rootPaths(environment), trustTestRoots: trustTestRoots, environment)
+    }
+
     /// The verifier, or nil when no bundle id is configured. Refuses Apple's root without an app
     /// Apple id (`AppleChecks`); `ocsp` carries the online revocation checks when they are on.
     public func verifier(_ environment: EnvironmentReader = EnvironmentReader(),
@@ -46,8 +54,9 @@ public struct SignedDataOptions: ParsableArguments, Sendable {
             guard let value = Int64(text), value > 0 else { throw ConfigurationError("RECEIPTQ_APP_APPLE_ID must be a positive whole number") }
             appleID = value
         }
-        try AppleChecks.requireAppAppleId(appleID, rootPaths: rootPaths(environment))
-        let roots = try SignedDataRoots.load(rootPaths(environment))
+        let trusted = try trustedRoots(environment)
+        try AppleChecks.requireAppAppleId(appleID, roots: trusted)
+        let roots = trusted.forSignedData
         let acceptSandbox = !(try rejectSandbox || environment.flag("RECEIPTQ_REJECT_SANDBOX") == true)
         let revocation: SignedDataVerifier.RevocationChecking =
             try AppleChecks.onlineRevocationChecks(onlineRevocationChecks, environment) ? .ocsp(ocsp()) : .off
@@ -65,7 +74,7 @@ extension SignedDataOptions {
     /// configured roots, or under Apple's root shipped in the binary whatever is configured.
     public func notificationQuarantine(_ environment: EnvironmentReader = EnvironmentReader()) throws -> NotificationQuarantine {
         do {
-            return try NotificationQuarantine(configuredRoots: try SignedDataRoots.load(rootPaths(environment)))
+            return try NotificationQuarantine(configuredRoots: try trustedRoots(environment).forSignedData)
         } catch let error as ConfigurationError {
             throw error
         } catch {
@@ -80,11 +89,10 @@ public struct OCSPUnavailable: Error, CustomStringConvertible {
     public var description: String { "no OCSP transport configured" }
 }
 
-/// Root certificates from PEM files; none given: Apple Root CA - G3, shipped in the binary.
+/// Root certificates from PEM files (`TrustedRoots` decides whether they may be used).
 public enum SignedDataRoots {
     public static func load(_ paths: [String]) throws -> [Certificate] {
-        guard !paths.isEmpty else { return [AppleRootCertificates.appleRootCAG3] }
-        return try paths.map { path in
+        try paths.map { path in
             guard let text = try? String(contentsOfFile: path, encoding: .utf8), let certificate = try? Certificate(pemEncoded: text) else {
                 throw ConfigurationError("--signed-data-root / RECEIPTQ_SIGNED_DATA_ROOTS: \(path) is not a readable PEM certificate")
             }

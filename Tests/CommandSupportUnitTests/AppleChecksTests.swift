@@ -7,11 +7,13 @@ import Testing
 @Suite("Apple's checks at least: the app's Apple id with Apple's root, online revocation on demand")
 struct AppleChecksTests {
     @Test func applesRootWithoutTheAppsAppleIdIsRefusedNamingTheFlag() throws {
-        let error = #expect(throws: ConfigurationError.self) { try AppleChecks.requireAppAppleId(nil, rootPaths: []) }
+        let apple = try TrustedRoots.resolve(paths: [], trustTestRoots: false, EnvironmentReader([:]))
+        let error = #expect(throws: ConfigurationError.self) { try AppleChecks.requireAppAppleId(nil, roots: apple) }
         #expect(error.map { "\($0)".contains("--app-apple-id") && "\($0)".contains("RECEIPTQ_APP_APPLE_ID") } == true)
-        try AppleChecks.requireAppAppleId(1_234_567_890, rootPaths: [])
+        try AppleChecks.requireAppAppleId(1_234_567_890, roots: apple)
         // Only another root (the fake App Store's test CA): Apple's production data can never pass.
-        try AppleChecks.requireAppAppleId(nil, rootPaths: ["/etc/receiptq/fake-root.pem"])
+        let test = try TrustedRoots.resolve(paths: [try TrustedRootsTests.rootFile()], trustTestRoots: true, EnvironmentReader([:]))
+        try AppleChecks.requireAppAppleId(nil, roots: test)
     }
 
     @Test func onlineRevocationChecksAreOffUnlessTheFlagOrTheVariableTurnsThemOn() throws {

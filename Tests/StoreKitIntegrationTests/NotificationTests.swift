@@ -268,7 +268,7 @@ struct NotificationTests {
             let result = try await ChildProcess.run(arguments: [
                 "notifications", "test", "--database-url", try await pipeline.database.connectionString(as: .worker),
                 "--app-store-key-file", key.path, "--app-store-key-id", "KEY1", "--app-store-issuer-id", "issuer-1",
-                "--bundle-id", StoreKitPipeline.bundleId, "--signed-data-root", root.path,
+                "--bundle-id", StoreKitPipeline.bundleId, "--signed-data-root", root.path, "--trust-test-roots",
                 "--server-api-production-url", pipeline.fake.serverAPIProductionURL, "--server-api-sandbox-url", pipeline.fake.serverAPISandboxURL,
                 "--wait", "30s",
             ], timeout: .seconds(60))

@@ -46,6 +46,7 @@ struct GracefulShutdownDeadlineTests {
         let started = ContinuousClock.now
         #expect(try await Self.run(deadline: .milliseconds(300), shutdownAfter: .milliseconds(50), Self.sleeps(.seconds(60))) == "cancelled")
         let took = ContinuousClock.now - started
-        #expect(took >= .milliseconds(350) && took < .seconds(5), "\(took)")
+        // Well under the 60 s the work would take; generous, as the suite runs beside ~600 tests on 2 cores.
+        #expect(took >= .milliseconds(350) && took < .seconds(30), "\(took)")
     }
 }

@@ -83,7 +83,7 @@ struct ApiCommand: AsyncParsableCommand {
         if settings.signedTransactions != nil { settings.notificationQuarantine = try signedData.notificationQuarantine(environment) }
         if try ReceiptCheckMode.resolve(receiptCheck, environment) == .local {
             settings.receiptCheck = try ReceiptCheckMode.verifier(bundleIds: signedData.bundleIdSet(environment),
-                                                                  rootPaths: signedData.rootPaths(environment))
+                                                                  roots: signedData.trustedRoots(environment))
         }
         do {
             try settings.validate()
@@ -107,11 +107,15 @@ struct ApiCommand: AsyncParsableCommand {
             throw ConfigurationError("--admin-port must differ from --port: the admin endpoints are never served on the public port")
         }
         let server = APIServer(configuration: settings, database: config, logger: logger)
+        let roots = try signedData.trustedRoots(environment)
+        roots.log(to: logger)
+        roots.export(to: server.registry)
         var services: [any Service] = [server]
         if adminSettings.isEnabled {
             // Readiness on a connection of its own: the receipts' pool is never probed.
             services.append(AdminServer(configuration: adminSettings, registry: server.registry,
-                                        readiness: ReadinessProbe(database: config, migrations: files, logger: logger), logger: logger))
+                                        readiness: ReadinessProbe(database: config, migrations: files, logger: logger), logger: logger,
+                                        facts: roots.readinessFacts))
         }
         let group = ProcessServiceGroup.make(services: services, logger: logger)
         logger.info("api starting", metadata: ["database": "\(config.redacted)", "host": "\(settings.host)",

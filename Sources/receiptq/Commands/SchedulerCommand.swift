@@ -92,6 +92,7 @@ struct SchedulerCommand: AsyncParsableCommand {
             var recovery = NotificationHistoryRecovery.Configuration()
             recovery.interval = notificationRecoveryInterval ?? recovery.interval
             let verifier: SignedTransactionVerifier
+            try serverAPI.trustedRoots(environment).log(to: logger)
             do {
                 verifier = try SignedTransactionVerifier(trustedRoots: api.trustedRoots, bundleIds: [api.bundleId], appAppleId: api.appAppleId)
             } catch {

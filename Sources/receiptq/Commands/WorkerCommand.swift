@@ -162,7 +162,9 @@ struct WorkerCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = EnvironmentReader()
-        let settings = try settings(environment)
+        var settings = try settings(environment)
+        let roots = try serverAPI.trustedRoots(environment)
+        settings.writer.ownership.testRoots = roots.areTestRoots
         let refundPolicy = try refundPreferencePolicy(environment)
         let logger = LogSetup.bootstrap(label: "receiptq.worker")
         let databaseConfiguration = try database.configuration(applicationName: "receiptq-worker-\(getpid())")
@@ -174,6 +176,8 @@ struct WorkerCommand: AsyncParsableCommand {
         // the bootstrap (the gauges and timers the worker makes at start were never exported).
         let registry = adminSettings.isEnabled
             ? PrometheusBootstrap.metricsSystem(help: WorkerMetrics.help, buckets: WorkerMetrics.buckets) : nil
+        roots.log(to: logger)
+        if let registry { roots.export(to: registry) }
 
         var webhooks = WebhookDelivererConfiguration(name: settings.name)
         webhooks.shutdownDeadline = settings.shutdownDeadline
@@ -188,7 +192,7 @@ struct WorkerCommand: AsyncParsableCommand {
         let pool = PostgresPool(configuration: databaseConfiguration, size: 3, logger: logger)
         let receiptCheck = try ReceiptCheckMode.resolve(self.receiptCheck, environment)
         let localReceipts = receiptCheck == .local
-            ? try ReceiptCheckMode.verifier(bundleIds: settings.bundleIDs, rootPaths: serverAPI.rootPaths(environment)) : nil
+            ? try ReceiptCheckMode.verifier(bundleIds: settings.bundleIDs, roots: serverAPI.trustedRoots(environment)) : nil
         let worker = ReceiptWorker(configuration: settings, pool: pool, database: databaseConfiguration,
                                    verifier: verifier, localReceipts: localReceipts, logger: logger)
 
@@ -263,7 +267,8 @@ struct WorkerCommand: AsyncParsableCommand {
         var services: [any Service] = [ConcurrentServices(work)]
         if let registry {
             services.insert(AdminServer(configuration: adminSettings, registry: registry,
-                                        readiness: ReadinessProbe(database: databaseConfiguration, logger: logger), logger: logger), at: 0)
+                                        readiness: ReadinessProbe(database: databaseConfiguration, logger: logger), logger: logger,
+                                        facts: roots.readinessFacts), at: 0)
         }
         let group = ProcessServiceGroup.make(services: services, shutdownBudget: settings.shutdownDeadline + .seconds(1), logger: logger)
         try await group.run()
