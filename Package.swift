@@ -93,6 +93,7 @@ let package = Package(
                 "AppleSignedData",
                 "AppleTestPKI",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -123,6 +124,7 @@ let package = Package(
                 "ReceiptQueue",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -284,7 +286,7 @@ let package = Package(
                                                     "WebhookSignature", .product(name: "Logging", package: "swift-log"),
                                                     .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         .testTarget(name: "APIUnitTests", dependencies: ["API"]),
-        .testTarget(name: "CommandSupportUnitTests", dependencies: ["CommandSupport", .product(name: "Logging", package: "swift-log"),
+        .testTarget(name: "CommandSupportUnitTests", dependencies: ["CommandSupport", "AppleSignedData", .product(name: "Logging", package: "swift-log"),
                                                             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         .testTarget(
             name: "AppleSignedDataUnitTests",
@@ -293,6 +295,7 @@ let package = Package(
                 "AppleTestPKI",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
         .testTarget(
@@ -312,25 +315,32 @@ let package = Package(
         .testTarget(name: "PostgresIntegrationTests", dependencies: ["Postgres", "PostgresTesting"]),
         .testTarget(
             name: "ReceiptQueueIntegrationTests",
-            dependencies: ["ReceiptQueue", "Postgres", "PostgresTesting", "ReceiptQueueTesting"]
+            dependencies: ["ReceiptQueue", "Postgres", "PostgresTesting", "ReceiptQueueTesting",
+                           .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "WorkerIntegrationTests",
             dependencies: ["Worker", "ReceiptQueue", "AppStore", "HTTPClient", "FakeAppStore", "PostgresTesting", "ReceiptQueueTesting",
-                           "WebhookReceiver", "WebhookSignature", "AppleSignedData", "AppleTestPKI"]
+                           "WebhookReceiver", "WebhookSignature", "AppleSignedData", "AppleTestPKI", "Postgres",
+                           .product(name: "X509", package: "swift-certificates"),
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
         ),
         .testTarget(
             name: "APIIntegrationTests",
             dependencies: ["API", "APITesting", "ReceiptQueue", "Postgres", "PostgresTesting", "ReceiptQueueTesting",
-                           "AppleSignedData", "AppleTestPKI", "FakeAppStore"]
+                           "AppleSignedData", "AppleTestPKI", "FakeAppStore",
+                           .product(name: "X509", package: "swift-certificates"),
+                           .product(name: "Logging", package: "swift-log")]
         ),
         // TLS: a local HTTPS server (python3's ssl module in a child process) with certificates
         // made in the test (swift-certificates), against our libcurl client.
         .testTarget(name: "HTTPClientIntegrationTests", dependencies: [
             "HTTPClient", "AppStore", "FakeAppStore", "ReceiptQueueTesting",
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
-        .testTarget(name: "CommandLineTests", dependencies: ["Postgres", "PostgresTesting", "ReceiptQueueTesting"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["AppleSignedData", "Postgres", "PostgresTesting", "ReceiptQueueTesting"]),
         // StoreKit 2 intake end to end: the API with the fake's root trusted, the transaction
         // runner and a verifyReceipt worker, the fake's Server API, one ledger.
         .testTarget(
