@@ -17,7 +17,7 @@ let package = Package(
     ],
     // Exact versions: a build is the build that was tested (Package.resolved is not committed; this
     // machine's package mirror has its own commit ids). To upgrade one, change its version here,
-    // run `./Deploy/dev test` and the benches the change may touch, and note it in CHANGELOG.md.
+    // run `./Deploy/dev test` and the benches the change may touch, and note it in docs/CHANGELOG.md.
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
@@ -258,7 +258,7 @@ let package = Package(
         ),
         // libFuzzer's driver declared for Swift (see its header for why), and the fuzzer of the app
         // receipt parser and verifier. A plain build compiles `receipt-fuzz` as a replay tool, so it
-        // never rots; the fuzzing build adds `-sanitize=fuzzer,address -DFUZZING` (README, Deploy/dev).
+        // never rots; the fuzzing build adds `-sanitize=fuzzer,address -DFUZZING` (docs/testing.md, Deploy/dev).
         // Not a product: nothing ships it.
         .target(name: "CLibFuzzer"),
         .executableTarget(

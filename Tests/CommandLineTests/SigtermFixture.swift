@@ -8,7 +8,7 @@ import ReceiptQueueTesting
 import Testing
 
 /// What the SIGTERM tests start `receiptq` processes against: a migrated database, the fake App
-/// Store as a child process of its own (`receiptq fake-appstore`, as `./Deploy/dev run` starts
+/// Store as a child process of its own (`receiptq-fake-appstore`, as `./Deploy/dev run` starts
 /// it: a Server API key written with --api-key-out, its root with --root-out), and the flags and
 /// environment that point a worker or scheduler at it.
 struct SigtermFixture {
@@ -36,7 +36,7 @@ struct SigtermFixture {
     var keyPath: String { directory.appendingPathComponent("fake-key.p8").path }
     var rootPath: String { directory.appendingPathComponent("fake-root.pem").path }
 
-    /// A running `receiptq fake-appstore` and the port it bound.
+    /// A running `receiptq-fake-appstore` and the port it bound.
     struct Fake {
         let process: ChildProcess
         let port: Int

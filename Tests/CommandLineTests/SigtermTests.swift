@@ -4,7 +4,7 @@ import ReceiptQueueTesting
 import Testing
 
 /// Invariant 11: every long-running process stops within 5 s of SIGTERM, in every configuration
-/// the README documents, with exit status 0 — whatever it is waiting for at the time (a sleep
+/// docs/guarantees.md documents, with exit status 0 — whatever it is waiting for at the time (a sleep
 /// between runs, Apple's answer, a receiver that hangs, a long-poll, a slow client). Each test
 /// starts the real `receiptq` binary, waits until it is ready, sends SIGTERM and prints the
 /// seconds to its exit ("SIGTERM to exit | …" in the output). One at a time: a bound of seconds
@@ -81,7 +81,7 @@ struct SigtermTests {
         await fixture.tearDown()
     }
 
-    /// README: `--webhook-concurrency 0`, this worker delivers no webhooks. Its deliverer returns
+    /// docs/configuration.md: `--webhook-concurrency 0`, this worker delivers no webhooks. Its deliverer returns
     /// at once; the worker keeps running until SIGTERM.
     @Test func workerWithoutWebhookDeliveryRunsAndExitsWithinFiveSeconds() async throws {
         let fixture = try await SigtermFixture.make()

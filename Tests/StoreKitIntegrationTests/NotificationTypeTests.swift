@@ -9,7 +9,7 @@ import Testing
 
 /// Every notification type Apple sends — in the shape Apple sends it, by the fake — is verified,
 /// stored and answered 200 by the API, and has its documented effect once a worker applies it
-/// (README: "What each type does"). And an Apple-signed notification this configuration refuses
+/// (docs/notifications.md, "What each type does"). And an Apple-signed notification this configuration refuses
 /// is kept, never answered 4xx.
 @Suite("App Store Server Notifications: every type Apple sends, stored and applied", .serialized)
 struct NotificationTypeTests {

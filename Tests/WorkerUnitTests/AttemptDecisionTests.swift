@@ -29,7 +29,7 @@ struct Fixed: RandomNumberGenerator {
     mutating func next() -> UInt64 { 0x5555_5555_5555_5555 }
 }
 
-/// The verdict policy, row by row (DESIGN's Verdicts; README "What each verdict means"): what
+/// The verdict policy, row by row (DESIGN's Verdicts; docs/verdicts.md): what
 /// each answer from Apple makes of a job. `rejected` (the app's "not paid") only when Apple
 /// says so; every other doubt is retried, or given up into `failed` — never `rejected`.
 @Suite("Verdict policy: Apple's answer → what is recorded")

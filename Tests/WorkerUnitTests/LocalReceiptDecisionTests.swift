@@ -6,7 +6,7 @@ import Testing
 import Worker
 
 /// Where the worker draws the line between rejecting a receipt without Apple and asking Apple
-/// (`LocalReceiptDecision`; README "Local receipt verification"): only proof that the bytes are not
+/// (`LocalReceiptDecision`; docs/local-receipts.md, "Where the line is"): only proof that the bytes are not
 /// Apple's receipt for our apps rejects; our own gaps go to Apple; a locally valid receipt's
 /// 21002 is Apple's trouble.
 @Suite("Local receipt verification: reject without Apple only on proof")

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The job's state machine, in one place. Pure: events in, the next state out; the clock is a
-/// parameter. Drawn in the README:
+/// parameter. Drawn in docs/architecture.md (State machines, Jobs):
 ///
 ///     queued ──claim──▶ verifying ──complete──▶ granted | already_granted | owned_elsewhere | rejected | failed | resubmit
 ///        ▲                 │  │  │
