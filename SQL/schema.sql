@@ -1220,6 +1220,10 @@ COMMENT ON VIEW receiptq.ownership_refusals IS 'Submissions of the last 7 days t
 CREATE TABLE receiptq.products (
     product_id text NOT NULL,
     type text NOT NULL,
+    subscription_group text,
+    group_level integer,
+    entitlements text[],
+    CONSTRAINT products_group_level_check CHECK (((group_level IS NULL) OR (group_level >= 1))),
     CONSTRAINT products_type_check CHECK ((type = ANY (ARRAY['consumable'::text, 'non_consumable'::text, 'auto_renewable'::text, 'non_renewing'::text])))
 );
 
@@ -1229,6 +1233,27 @@ CREATE TABLE receiptq.products (
 --
 
 COMMENT ON TABLE receiptq.products IS 'Optional catalog: product id -> type. Overrides what the ledger infers from Apple''s answer.';
+
+
+--
+-- Name: COLUMN products.subscription_group; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.products.subscription_group IS 'Apple''s subscription group identifier (auto-renewable products).';
+
+
+--
+-- Name: COLUMN products.group_level; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.products.group_level IS 'Apple''s level within the group: 1 is the highest service. Tells upgrades from downgrades and crossgrades.';
+
+
+--
+-- Name: COLUMN products.entitlements; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.products.entitlements IS 'The entitlement names the product unlocks (e.g. {pro}); NULL: the product id itself.';
 
 
 --
@@ -1360,10 +1385,22 @@ CREATE TABLE receiptq.subscriptions (
     auto_renew_status integer,
     expires_date timestamp with time zone,
     grace_period_expires_date timestamp with time zone,
-    last_notification_type text NOT NULL,
+    last_notification_type text,
     last_subtype text,
     signed_at timestamp with time zone NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    model jsonb,
+    state text,
+    group_id text,
+    transaction_id text,
+    renews_to_product_id text,
+    expiration_reason text,
+    offer_type text,
+    offer_id text,
+    price_increase text,
+    revoked_at timestamp with time zone,
+    last_source text,
+    CONSTRAINT subscriptions_state_check CHECK (((state IS NULL) OR (state = ANY (ARRAY['active'::text, 'billing_retry'::text, 'grace_period'::text, 'expired'::text, 'revoked'::text])))),
     CONSTRAINT subscriptions_status_check CHECK (((status IS NULL) OR ((status >= 1) AND (status <= 5))))
 );
 
@@ -1373,6 +1410,48 @@ CREATE TABLE receiptq.subscriptions (
 --
 
 COMMENT ON TABLE receiptq.subscriptions IS 'Latest known state of each auto-renewable subscription (status 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked), as of signed_at.';
+
+
+--
+-- Name: COLUMN subscriptions.product_id; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.subscriptions.product_id IS 'The current period''s product: what the customer has access to (an upgrade changes it at once, a downgrade at renewal).';
+
+
+--
+-- Name: COLUMN subscriptions.expires_date; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.subscriptions.expires_date IS 'When the current period ends, renewal-date extensions included.';
+
+
+--
+-- Name: COLUMN subscriptions.model; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.subscriptions.model IS 'SubscriptionModel''s snapshot (JSON); NULL for a row written before 0020, rebuilt from its columns on the next fact.';
+
+
+--
+-- Name: COLUMN subscriptions.state; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.subscriptions.state IS 'active, billing_retry, grace_period, expired or revoked: Apple''s status when it stated one, else implied by the dates.';
+
+
+--
+-- Name: COLUMN subscriptions.renews_to_product_id; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.subscriptions.renews_to_product_id IS 'The product it renews to; differs from product_id while a downgrade or crossgrade waits for the renewal.';
+
+
+--
+-- Name: COLUMN subscriptions.last_source; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.subscriptions.last_source IS 'What last changed it: notification:<TYPE>[:<SUBTYPE>], submission, history or status_check.';
 
 
 --
@@ -1783,10 +1862,24 @@ CREATE INDEX orders_pending_idx ON receiptq.orders USING btree (user_id, product
 
 
 --
+-- Name: products_group_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX products_group_idx ON receiptq.products USING btree (subscription_group) WHERE (subscription_group IS NOT NULL);
+
+
+--
 -- Name: subscriptions_user_idx; Type: INDEX; Schema: receiptq; Owner: -
 --
 
 CREATE INDEX subscriptions_user_idx ON receiptq.subscriptions USING btree (user_id) WHERE (user_id IS NOT NULL);
+
+
+--
+-- Name: subscriptions_user_state_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX subscriptions_user_state_idx ON receiptq.subscriptions USING btree (user_id, state) WHERE (user_id IS NOT NULL);
 
 
 --
@@ -2823,6 +2916,7 @@ GRANT SELECT ON TABLE receiptq.ownership_refusals TO receiptq_readonly;
 
 GRANT SELECT ON TABLE receiptq.products TO receiptq_worker;
 GRANT SELECT ON TABLE receiptq.products TO receiptq_readonly;
+GRANT SELECT ON TABLE receiptq.products TO receiptq_api;
 
 
 --

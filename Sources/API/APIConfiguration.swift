@@ -60,6 +60,9 @@ public struct APIConfiguration: Sendable {
     /// idle clients, and slowloris clients that dribble a request head byte by byte. A request
     /// being answered (a long-poll included) is never cut. Default: 20 s.
     public var idleTimeout: Duration
+    /// Whether a subscription in Apple's billing retry (no grace period) keeps its entitlement
+    /// while Apple retries. Apple's guidance, and the default: no (a grace period keeps it).
+    public var billingRetryAccess: Bool = false
 
     public init(
         host: String = "127.0.0.1",

@@ -8,6 +8,7 @@ import ReceiptQueue
 /// beside the grants history. A refund or revocation removes the entry as soon as it is recorded.
 struct EntitlementRoutes<Context: RequestContext> {
     let pool: PostgresPool
+    let billingRetryAccess: Bool
 
     func register(on group: RouterGroup<Context>) {
         group.get("users/:user_id/entitlements") { _, context in try await entitlements(context: context) }
@@ -24,7 +25,7 @@ struct EntitlementRoutes<Context: RequestContext> {
     func entitlements(context: Context) async throws -> Response {
         let userID = try FieldRules.identifier(context.parameters.get("user_id"), "user_id")
         let asOf = Date()
-        let list = try await pool.withConnection { try ListEntitlements.run(userID: userID, on: $0) }
+        let list = try await pool.withConnection { [billingRetryAccess] in try ListEntitlements.run(userID: userID, billingRetryAccess: billingRetryAccess, on: $0) }
         return try JSONBody.response(EntitlementList(userId: userID, entitlements: list, asOf: asOf))
     }
 }

@@ -23,6 +23,7 @@ struct ReceiptQ: AsyncParsableCommand {
             ServerAPICommand.self,
             RolesCommand.self,
             NotificationsCommand.self,
+            ProductsCommand.self,
         ]
     )
 

@@ -32,6 +32,7 @@ struct OpenAPIContractTests {
         #expect(Set(try Self.operations().keys) == [
             "POST /v1/receipts", "GET /v1/receipts/{id}", "POST /v1/orders", "GET /v1/users/{user_id}/grants",
             "GET /v1/events", "POST /v1/transactions", "GET /v1/users/{user_id}/entitlements", "POST /v1/apple/notifications",
+            "GET /v1/users/{user_id}/subscriptions",
             "PUT /v1/users/{user_id}/consumption-consent",
         ])
     }
@@ -70,6 +71,8 @@ struct OpenAPIContractTests {
             ("POST /v1/transactions", "no token", "", { try await api.post("/v1/transactions", json: ["transaction_id": "1", "user_id": "u"], token: nil) }),
             ("GET /v1/users/{user_id}/entitlements", "valid", "", { try await api.get("/v1/users/u/entitlements") }),
             ("GET /v1/users/{user_id}/entitlements", "no token", "", { try await api.get("/v1/users/u/entitlements", token: nil) }),
+            ("GET /v1/users/{user_id}/subscriptions", "valid", "", { try await api.get("/v1/users/u/subscriptions") }),
+            ("GET /v1/users/{user_id}/subscriptions", "no token", "", { try await api.get("/v1/users/u/subscriptions", token: nil) }),
             ("GET /v1/events", "valid", "", { try await api.get("/v1/events?after=0&limit=10") }),
             ("GET /v1/events", "bad after", "", { try await api.get("/v1/events?after=x") }),
             ("GET /v1/events", "no token", "", { try await api.get("/v1/events", token: nil) }),

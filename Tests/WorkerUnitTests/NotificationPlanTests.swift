@@ -68,7 +68,7 @@ struct NotificationPlanTests {
         #expect(revocation.webOrderLineItemID == "woli-2000000001")
     }
 
-    @Test("purchases Apple reports are queued as their signed transaction; a subscription's state is recorded beside")
+    @Test("purchases Apple reports are queued as their signed transaction; a subscription's fact goes to its model beside")
     func purchases() {
         let token = UUID()
         for type in ["SUBSCRIBED", "DID_RENEW", "OFFER_REDEEMED", "RENEWAL_EXTENDED"] {
@@ -80,8 +80,13 @@ struct NotificationPlanTests {
             #expect(plan == .apply([
                 .grant(ReportedPurchase(signedTransaction: "jws-of-2000000001", transactionID: "2000000001",
                                         originalTransactionID: "2000000000", productID: "com.example.product", appAccountToken: token)),
-                .subscriptionStatus(SubscriptionState(originalTransactionID: "2000000000", productID: "com.example.product", status: 1,
-                                                      autoRenewStatus: 1, expiresDate: expires, gracePeriodExpiresDate: nil)),
+                .subscription(SubscriptionFact(
+                    source: .notification(type: type, subtype: nil), originalTransactionID: "2000000000", environment: "Production",
+                    signedAt: Self.signed,
+                    transaction: SubscriptionTransaction(transactionID: "2000000001", webOrderLineItemID: "woli-2000000001",
+                                                         productID: "com.example.product", purchasedAt: nil, expiresAt: expires,
+                                                         isRenewal: false),
+                    renewal: SubscriptionRenewal(autoRenew: true, renewsToProductID: nil), status: 1)),
             ]), "\(type)")
         }
         // A one-time charge is a purchase with no subscription state.
@@ -91,7 +96,7 @@ struct NotificationPlanTests {
         ]))
     }
 
-    @Test("expiry, billing retry, grace period, renewal changes and price increases record the subscription's state")
+    @Test("expiry, billing retry, grace period, renewal changes and price increases go to the subscription's model as Apple signed them")
     func subscriptionStates() {
         let expires = Self.signed.addingTimeInterval(-3600)
         let grace = Self.signed.addingTimeInterval(6 * 86_400)
@@ -101,8 +106,13 @@ struct NotificationPlanTests {
         for type in ["EXPIRED", "GRACE_PERIOD_EXPIRED", "DID_FAIL_TO_RENEW", "DID_CHANGE_RENEWAL_STATUS", "DID_CHANGE_RENEWAL_PREF",
                      "PRICE_INCREASE", "RENEWAL_EXTENSION"] {
             #expect(NotificationPlan.plan(Self.notification(type, Self.transaction(expires: expires), renewal: renewal, status: 4)) == .apply([
-                .subscriptionStatus(SubscriptionState(originalTransactionID: "2000000000", productID: "com.example.product", status: 4,
-                                                      autoRenewStatus: 0, expiresDate: expires, gracePeriodExpiresDate: grace)),
+                .subscription(SubscriptionFact(
+                    source: .notification(type: type, subtype: nil), originalTransactionID: "2000000000", environment: "Production",
+                    signedAt: Self.signed,
+                    transaction: SubscriptionTransaction(transactionID: "2000000001", webOrderLineItemID: "woli-2000000001",
+                                                         productID: "com.example.product", purchasedAt: nil, expiresAt: expires,
+                                                         isRenewal: false),
+                    renewal: SubscriptionRenewal(autoRenew: false, renewsToProductID: nil, gracePeriodExpiresAt: grace), status: 4)),
             ]), "\(type)")
         }
     }

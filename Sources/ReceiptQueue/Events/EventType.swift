@@ -22,9 +22,46 @@ public enum EventType: String, Sendable, CaseIterable, Codable {
     case grantRevoked = "grant.revoked"
     /// Apple reversed a refund (REFUND_REVERSED): the purchase counts again.
     case grantReinstated = "grant.reinstated"
-    /// A subscription's state changed between renewals: expired, billing retry, grace period,
-    /// auto-renew turned off or on (new periods arrive as `verdict.delivered` of their own).
-    case subscriptionChanged = "subscription.changed"
+    // A subscription's life, one type per change (`SubscriptionChange`), each with the
+    // subscription as it stands after it. New periods are also granted (`verdict.delivered` of
+    // their own); these say what happened to the subscription.
+    /// Bought for the first time (in this subscription group).
+    case subscriptionPurchased = "subscription.purchased"
+    /// Bought again after it had expired.
+    case subscriptionResubscribed = "subscription.resubscribed"
+    /// A new period began.
+    case subscriptionRenewed = "subscription.renewed"
+    /// Another product of the group is in effect now (an upgrade at once, a downgrade or
+    /// crossgrade at renewal): move the user's access to it.
+    case subscriptionProductChanged = "subscription.product_changed"
+    /// A downgrade or crossgrade waits for the renewal; access is unchanged until then.
+    case subscriptionProductChangeScheduled = "subscription.product_change_scheduled"
+    /// The customer went back on a scheduled product change.
+    case subscriptionProductChangeCancelled = "subscription.product_change_cancelled"
+    /// The customer turned auto-renew off: access lasts until the period ends.
+    case subscriptionAutoRenewDisabled = "subscription.auto_renew_disabled"
+    /// The customer turned auto-renew back on.
+    case subscriptionAutoRenewEnabled = "subscription.auto_renew_enabled"
+    /// A renewal failed to bill; Apple retries (access continues only in a grace period).
+    case subscriptionBillingIssue = "subscription.billing_issue"
+    /// A billing grace period began: access continues until it ends.
+    case subscriptionGracePeriodStarted = "subscription.grace_period_started"
+    /// The grace period ended without a payment (Apple may still retry).
+    case subscriptionGracePeriodExpired = "subscription.grace_period_expired"
+    /// A payment went through after a billing issue.
+    case subscriptionBillingRecovered = "subscription.billing_recovered"
+    /// The subscription ended (the reason says why): end access.
+    case subscriptionExpired = "subscription.expired"
+    /// Apple extended the current period (a renewal-date extension).
+    case subscriptionExtended = "subscription.extended"
+    /// The current period was refunded: end access.
+    case subscriptionRefunded = "subscription.refunded"
+    /// A refund was reversed: access is back.
+    case subscriptionRefundReversed = "subscription.refund_reversed"
+    /// Access ended without a refund (family sharing ended, or Apple revoked it).
+    case subscriptionRevoked = "subscription.revoked"
+    /// A price increase needing consent was asked, or agreed to.
+    case subscriptionPriceIncrease = "subscription.price_increase"
     /// Apple asks about a refund request (CONSUMPTION_REQUEST): record the user's consent
     /// (PUT /v1/users/{id}/consumption-consent) within hours for Apple to be answered.
     case consumptionRequested = "consumption.requested"

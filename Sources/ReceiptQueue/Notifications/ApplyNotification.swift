@@ -89,25 +89,6 @@ public enum ApplyNotification {
         ORDER BY owner.rank
         LIMIT 1
         """
-    static let subscriptionSQL = """
-        INSERT INTO receiptq.subscriptions AS s (original_transaction_id, environment, user_id, product_id, status, auto_renew_status,
-                                                 expires_date, grace_period_expires_date, last_notification_type, last_subtype, signed_at)
-        VALUES ($1, $2,
-                (SELECT g.user_id FROM receiptq.grants g WHERE g.original_transaction_id = $1 ORDER BY g.granted_at DESC LIMIT 1),
-                $3, $4, $5, to_timestamp($6 / 1000.0), to_timestamp($7 / 1000.0), $8, $9, to_timestamp($10 / 1000.0))
-        ON CONFLICT (original_transaction_id, environment) DO UPDATE
-            SET user_id = coalesce(EXCLUDED.user_id, s.user_id), product_id = coalesce(EXCLUDED.product_id, s.product_id),
-                status = coalesce(EXCLUDED.status, s.status), auto_renew_status = coalesce(EXCLUDED.auto_renew_status, s.auto_renew_status),
-                expires_date = coalesce(EXCLUDED.expires_date, s.expires_date),
-                grace_period_expires_date = EXCLUDED.grace_period_expires_date,
-                last_notification_type = EXCLUDED.last_notification_type, last_subtype = EXCLUDED.last_subtype,
-                signed_at = EXCLUDED.signed_at, updated_at = now()
-            WHERE s.signed_at < EXCLUDED.signed_at
-        RETURNING s.user_id, jsonb_build_object('original_transaction_id', s.original_transaction_id, 'environment', s.environment,
-                                                'product_id', s.product_id, 'status', s.status, 'auto_renew_status', s.auto_renew_status,
-                                                'expires_at', s.expires_date, 'grace_period_expires_at', s.grace_period_expires_date,
-                                                'notification_type', s.last_notification_type, 'subtype', s.last_subtype)::text AS data
-        """
     static let consumptionSQL = """
         INSERT INTO receiptq.consumption_requests (notification_uuid, transaction_id, environment, user_id, reason, deadline)
         VALUES ($1, $2, $3,
@@ -123,7 +104,7 @@ public enum ApplyNotification {
         WHERE notification_uuid = $1
         """
 
-    public static func run(_ lease: NotificationLease, actions: [NotificationAction], worker: String,
+    public static func run(_ lease: NotificationLease, actions: [NotificationAction], worker: String, now: Date = Date(),
                            on connection: PostgresConnection) throws -> Result {
         guard try connection.query(holdSQL, [lease.uuid, lease.attempt, worker]).count == 1 else {
             return Result(applied: false, outcome: "lease lost", jobs: [], events: 0)
@@ -179,19 +160,14 @@ public enum ApplyNotification {
                     on: connection)[0]
                 jobs.append(job.id)
                 outcomes.append("purchase \(purchase.transactionID) queued for its user (job \(job.id))")
-            case .subscriptionStatus(let state):
-                let rows = try connection.query(subscriptionSQL, [
-                    state.originalTransactionID, lease.environment, state.productID, state.status, state.autoRenewStatus,
-                    state.expiresDate.map(milliseconds), state.gracePeriodExpiresDate.map(milliseconds), lease.type, lease.subtype, signedMs,
-                ])
-                guard let row = rows.first else {
-                    outcomes.append("subscription state older than what is recorded: ignored")
-                    continue
-                }
-                if let user = try row.decodeIfPresent("user_id", as: String.self) {
-                    events.append(NewEvent(type: .subscriptionChanged, userID: user, data: try row.decode("data")))
-                }
-                outcomes.append("subscription state recorded")
+            case .subscription(var fact):
+                // The environment as the notification was stored with it: the one its grants carry.
+                fact.environment = lease.environment
+                let applied = try ApplySubscriptionFact.run(fact, now: now, on: connection)
+                events += applied.events
+                outcomes.append(applied.changed || !applied.changes.isEmpty
+                    ? "subscription: " + (applied.changes.isEmpty ? "recorded" : applied.changes.map(\.name).joined(separator: ", "))
+                    : "subscription fact older than what is known, or a repeat: ignored")
             case .consumptionRequest(let transactionID, let reason, let deadline):
                 let rows = try connection.query(consumptionSQL, [lease.uuid, transactionID, lease.environment, reason, milliseconds(deadline)])
                 if let row = rows.first, let user = try row.decodeIfPresent("user_id", as: String.self) {

@@ -14,8 +14,9 @@ public enum NotificationAction: Sendable, Hashable {
     /// its signed transaction goes into the queue for the purchase's user — the user of its earlier
     /// periods, or the order carrying its appAccountToken — and is granted there like any other.
     case grant(ReportedPurchase)
-    /// A subscription's state between renewals.
-    case subscriptionStatus(SubscriptionState)
+    /// What the notification says about a subscription: read by `SubscriptionModel`, which
+    /// names the changes (`subscription.*` events).
+    case subscription(SubscriptionFact)
     /// Apple asks about a refund request; answered by the worker within `deadline`, with consent.
     case consumptionRequest(transactionID: String, reason: String?, deadline: Date)
     /// A parent withdrew consent for the customer's use of the app (RESCIND_CONSENT): a
@@ -64,26 +65,5 @@ public struct ReportedPurchase: Sendable, Hashable {
         self.originalTransactionID = originalTransactionID
         self.productID = productID
         self.appAccountToken = appAccountToken
-    }
-}
-
-public struct SubscriptionState: Sendable, Hashable {
-    public var originalTransactionID: String
-    public var productID: String?
-    /// Apple's status: 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked.
-    public var status: Int?
-    /// 1 renews, 0 turned off.
-    public var autoRenewStatus: Int?
-    public var expiresDate: Date?
-    public var gracePeriodExpiresDate: Date?
-
-    public init(originalTransactionID: String, productID: String?, status: Int?, autoRenewStatus: Int?, expiresDate: Date?,
-                gracePeriodExpiresDate: Date?) {
-        self.originalTransactionID = originalTransactionID
-        self.productID = productID
-        self.status = status
-        self.autoRenewStatus = autoRenewStatus
-        self.expiresDate = expiresDate
-        self.gracePeriodExpiresDate = gracePeriodExpiresDate
     }
 }

@@ -8,7 +8,7 @@ import Foundation
 /// The snapshot says what the *current period* is (the latest transaction not upgraded away),
 /// what happens at its end (the renewal info) and Apple's status. Each part keeps the signing
 /// time of the fact it came from, so a late or replayed fact never moves it back.
-public struct Subscription: Sendable, Hashable {
+public struct Subscription: Sendable, Hashable, Codable {
     public var originalTransactionID: String
     public var environment: String
     public var groupID: String?

@@ -44,37 +44,34 @@ public enum SubscriptionChange: Sendable, Hashable {
     case priceIncrease(PriceIncreaseConsent)
 
     /// The event type, `subscription.<name>`.
-    public var eventType: String { "subscription." + name }
-
-    public var name: String {
+    public var eventType: EventType {
         switch self {
-        case .purchased: "purchased"
-        case .resubscribed: "resubscribed"
-        case .renewed: "renewed"
-        case .productChanged: "product_changed"
-        case .productChangeScheduled: "product_change_scheduled"
-        case .productChangeCancelled: "product_change_cancelled"
-        case .autoRenewDisabled: "auto_renew_disabled"
-        case .autoRenewEnabled: "auto_renew_enabled"
-        case .billingIssue: "billing_issue"
-        case .gracePeriodStarted: "grace_period_started"
-        case .gracePeriodExpired: "grace_period_expired"
-        case .billingRecovered: "billing_recovered"
-        case .expired: "expired"
-        case .extended: "extended"
-        case .refunded: "refunded"
-        case .refundReversed: "refund_reversed"
-        case .revoked: "revoked"
-        case .priceIncrease: "price_increase"
+        case .purchased: .subscriptionPurchased
+        case .resubscribed: .subscriptionResubscribed
+        case .renewed: .subscriptionRenewed
+        case .productChanged: .subscriptionProductChanged
+        case .productChangeScheduled: .subscriptionProductChangeScheduled
+        case .productChangeCancelled: .subscriptionProductChangeCancelled
+        case .autoRenewDisabled: .subscriptionAutoRenewDisabled
+        case .autoRenewEnabled: .subscriptionAutoRenewEnabled
+        case .billingIssue: .subscriptionBillingIssue
+        case .gracePeriodStarted: .subscriptionGracePeriodStarted
+        case .gracePeriodExpired: .subscriptionGracePeriodExpired
+        case .billingRecovered: .subscriptionBillingRecovered
+        case .expired: .subscriptionExpired
+        case .extended: .subscriptionExtended
+        case .refunded: .subscriptionRefunded
+        case .refundReversed: .subscriptionRefundReversed
+        case .revoked: .subscriptionRevoked
+        case .priceIncrease: .subscriptionPriceIncrease
         }
     }
 
-    /// Every event type a subscription can produce (for documentation and the webhook filters).
-    public static let eventTypes: [String] = [
-        "purchased", "resubscribed", "renewed", "product_changed", "product_change_scheduled", "product_change_cancelled",
-        "auto_renew_disabled", "auto_renew_enabled", "billing_issue", "grace_period_started", "grace_period_expired",
-        "billing_recovered", "expired", "extended", "refunded", "refund_reversed", "revoked", "price_increase",
-    ].map { "subscription." + $0 }
+    /// The change's name: the event type without `subscription.`.
+    public var name: String { String(eventType.rawValue.dropFirst("subscription.".count)) }
+
+    /// Every event type a subscription can produce.
+    public static let eventTypes: [EventType] = EventType.allCases.filter { $0.rawValue.hasPrefix("subscription.") }
 
     /// The change's details as a JSON object (snake_case keys, ISO 8601 dates), the event's
     /// `change` member.

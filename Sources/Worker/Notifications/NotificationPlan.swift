@@ -14,9 +14,11 @@ import ReceiptQueue
 /// - `SUBSCRIBED`, `DID_RENEW`, `OFFER_REDEEMED`, `ONE_TIME_CHARGE`, `RENEWAL_EXTENDED` → the
 ///   signed transaction Apple reports is queued for the purchase's user and granted there like
 ///   any other (one grant per period: the ledger's keys make a repeat `already_granted`); for a
-///   subscription, its state is recorded too.
+///   subscription, the fact moves its model too (`ApplySubscriptionFact`), as for a refund,
+///   revocation or reversal of a subscription period.
 /// - `EXPIRED`, `GRACE_PERIOD_EXPIRED`, `DID_FAIL_TO_RENEW`, `DID_CHANGE_RENEWAL_STATUS`,
-///   `DID_CHANGE_RENEWAL_PREF`, `PRICE_INCREASE`, `RENEWAL_EXTENSION` → the subscription's state.
+///   `DID_CHANGE_RENEWAL_PREF`, `PRICE_INCREASE`, `RENEWAL_EXTENSION` → the subscription's model,
+///   and a `subscription.<change>` event per change it names.
 /// - `CONSUMPTION_REQUEST` → a request to answer with Send Consumption Information within 12 h
 ///   of Apple's `signedDate` (only with the customer's consent; never after the deadline).
 /// - `RESCIND_CONSENT` (a parent withdrew consent: Apple's age assurance) → a `consent.rescinded`
@@ -54,11 +56,11 @@ public enum NotificationPlan {
             return .apply([.revoke(Revocation(
                 transactionID: id, originalTransactionID: transaction.originalTransactionId,
                 webOrderLineItemID: transaction.webOrderLineItemId, revokedAt: transaction.revokedAt,
-                reason: reason, revocationReason: transaction.revocationReason))])
+                reason: reason, revocationReason: transaction.revocationReason))] + subscription(notification))
         case "REFUND_REVERSED":
             guard let transaction, let id = transaction.transactionId else { return .fail("\(type) without a signed transaction") }
             return .apply([.reinstate(transactionID: id, originalTransactionID: transaction.originalTransactionId,
-                                      webOrderLineItemID: transaction.webOrderLineItemId)])
+                                      webOrderLineItemID: transaction.webOrderLineItemId)] + subscription(notification))
         case _ where purchases.contains(type):
             guard let transaction, let jws = notification.signedTransactionInfo, let id = transaction.transactionId else {
                 return .fail("\(type) without a signed transaction")
@@ -66,11 +68,11 @@ public enum NotificationPlan {
             var actions: [NotificationAction] = [.grant(ReportedPurchase(
                 signedTransaction: jws, transactionID: id, originalTransactionID: transaction.originalTransactionId ?? id,
                 productID: transaction.productId, appAccountToken: transaction.appAccountToken))]
-            if let state = subscriptionState(notification) { actions.append(.subscriptionStatus(state)) }
+            if let fact = SubscriptionFact.notification(notification) { actions.append(.subscription(fact)) }
             return .apply(actions)
         case _ where subscriptionStates.contains(type):
-            guard let state = subscriptionState(notification) else { return .fail("\(type) without a subscription's transaction") }
-            return .apply([.subscriptionStatus(state)])
+            guard let fact = SubscriptionFact.notification(notification) else { return .fail("\(type) without a subscription's transaction") }
+            return .apply([.subscription(fact)])
         case "EXTERNAL_PURCHASE_TOKEN":
             let id = notification.payload.externalPurchaseToken?.externalPurchaseId ?? "?"
             return .apply([.record(note: "external purchase token \(id.prefix(80)) recorded: ReceiptQueue grants App Store purchases; "
@@ -89,17 +91,9 @@ public enum NotificationPlan {
         }
     }
 
-    /// A subscription's state from the notification's transaction, renewal info and status;
-    /// nil when the notification names no subscription.
-    static func subscriptionState(_ notification: VerifiedNotification) -> SubscriptionState? {
-        let transaction = notification.transaction
-        let renewal = notification.renewal
-        guard transaction?.expiresDate != nil || renewal != nil,
-              let original = transaction?.originalTransactionId ?? renewal?.originalTransactionId else { return nil }
-        return SubscriptionState(
-            originalTransactionID: original, productID: transaction?.productId ?? renewal?.productId,
-            status: notification.payload.data?.status, autoRenewStatus: renewal?.autoRenewStatus,
-            expiresDate: transaction?.expiresAt, gracePeriodExpiresDate: renewal?.gracePeriodExpiresAt)
+    /// The subscription's move, when the notification is about one.
+    static func subscription(_ notification: VerifiedNotification) -> [NotificationAction] {
+        SubscriptionFact.notification(notification).map { [.subscription($0)] } ?? []
     }
 
     /// What the ledger says of a refund, from Apple's `revocationReason`.

@@ -60,6 +60,9 @@ struct ApiCommand: AsyncParsableCommand {
     @Option(help: "local: verify each receipt on submission and answer 422 (never stored) to one that provably is not Apple's for your --bundle-ids; off: store every receipt unchecked. Or $RECEIPTQ_RECEIPT_CHECK. Default: local.")
     var receiptCheck: ReceiptCheckMode?
 
+    @Flag(help: "Keep a subscription's entitlements while Apple retries billing without a grace period (Apple's guidance: do not). Or $RECEIPTQ_BILLING_RETRY_ACCESS=true. Default: off; a grace period always keeps them.")
+    var billingRetryAccess = false
+
     @Flag(help: "Insert each receipt in its own statement and commit (for comparison only).")
     var noGroupCommit = false
 
@@ -79,6 +82,7 @@ struct ApiCommand: AsyncParsableCommand {
         settings.poolSize = poolSize ?? settings.poolSize
         settings.groupCommit.enabled = !noGroupCommit
         settings.idleTimeout = idleTimeout ?? settings.idleTimeout
+        settings.billingRetryAccess = try billingRetryAccess || environment.flag("RECEIPTQ_BILLING_RETRY_ACCESS") == true
         settings.signedTransactions = try signedData.verifier(environment, ocsp: OnlineRevocation.requester)
         if settings.signedTransactions != nil { settings.notificationQuarantine = try signedData.notificationQuarantine(environment) }
         if try ReceiptCheckMode.resolve(receiptCheck, environment) == .local {
