@@ -8,7 +8,7 @@ import X509
 /// (`RECEIPTQ_TRUST_TEST_ROOTS=1`) that this is a test or a demo and names others with
 /// `--signed-data-root` (`RECEIPTQ_SIGNED_DATA_ROOTS`), such as the fake App Store's. Trusting a
 /// root other than Apple's is never silent: its SHA-256 fingerprint is in the start-up log (a
-/// warning), in `/readyz` and in the `receiptq_trusted_root_info` metric, and every grant a worker
+/// warning), in `/readyz` and in the `receiptq_process_trusted_root_info` metric, and every grant a worker
 /// makes while it trusts one is marked `signed_under = 'test-roots'`.
 public struct TrustedRoots: Sendable {
     /// The PEM files named; empty: Apple's roots.
@@ -53,11 +53,11 @@ public struct TrustedRoots: Sendable {
         }
     }
 
-    /// `receiptq_trusted_root_info{sha256, apple}` = 1 per trusted root.
+    /// `receiptq_process_trusted_root_info{sha256, apple}` = 1 per trusted root.
     public func export(to registry: PrometheusCollectorRegistry) {
         for fingerprint in fingerprints {
             registry.makeGauge(descriptor: MetricNameDescriptor(
-                metricName: "receiptq_trusted_root_info", unitName: "",
+                metricName: "receiptq_process_trusted_root_info", unitName: "",
                 helpText: "1 per root certificate Apple's signed data is verified against, by SHA-256 fingerprint; apple=\"false\": test roots (--trust-test-roots)."),
                                labels: [("sha256", fingerprint), ("apple", areTestRoots ? "false" : "true")]).set(1.0)
         }

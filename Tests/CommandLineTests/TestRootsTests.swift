@@ -6,7 +6,7 @@ import Testing
 
 /// Trusting a root other than Apple's is explicit and loud, in the real binary: refused without
 /// `--trust-test-roots`; with it, the roots' fingerprints in the start-up log (a warning), in
-/// `/readyz` and in `receiptq_trusted_root_info`.
+/// `/readyz` and in `receiptq_process_trusted_root_info`.
 @Suite("Test roots: refused unless asked for by name, then shown wherever an operator looks")
 struct TestRootsTests {
     static func rootFile() throws -> String {
@@ -43,8 +43,8 @@ struct TestRootsTests {
         }, "api said: \(api.stderr)")
         #expect(readiness.contains("TEST ROOTS") && readiness.contains(fingerprint), "\(readiness)")
         metrics = (try? String(contentsOf: URL(string: "http://127.0.0.1:\(admin)/metrics")!, encoding: .utf8)) ?? ""
-        #expect(metrics.contains("receiptq_trusted_root_info{sha256=\"\(fingerprint)\",apple=\"false\"} 1")
-                    || metrics.contains("receiptq_trusted_root_info{apple=\"false\",sha256=\"\(fingerprint)\"} 1"), "\(metrics.prefix(2000))")
+        #expect(metrics.contains("receiptq_process_trusted_root_info{sha256=\"\(fingerprint)\",apple=\"false\"} 1")
+                    || metrics.contains("receiptq_process_trusted_root_info{apple=\"false\",sha256=\"\(fingerprint)\"} 1"), "\(metrics.prefix(2000))")
         #expect(api.stderr.contains("TRUSTING TEST ROOTS") && api.stderr.contains(fingerprint), "\(api.stderr)")
         await database.drop()
     }

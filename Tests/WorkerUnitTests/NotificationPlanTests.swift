@@ -117,6 +117,21 @@ struct NotificationPlanTests {
         }
     }
 
+    @Test("an upgrade's notification carries the new product's period: it is granted, a downgrade's is not")
+    func upgradeGrantsTheNewPeriod() {
+        var upgrade = Self.notification("DID_CHANGE_RENEWAL_PREF", Self.transaction(expires: Self.signed.addingTimeInterval(86_400)))
+        upgrade.payload.subtype = "UPGRADE"
+        var downgrade = upgrade
+        downgrade.payload.subtype = "DOWNGRADE"
+        guard case .apply(let upgraded) = NotificationPlan.plan(upgrade), case .apply(let downgraded) = NotificationPlan.plan(downgrade) else {
+            Issue.record("not applied")
+            return
+        }
+        #expect(upgraded.contains { if case .grant = $0 { true } else { false } })
+        #expect(upgraded.contains { if case .subscription = $0 { true } else { false } })
+        #expect(!downgraded.contains { if case .grant = $0 { true } else { false } })
+    }
+
     @Test("CONSUMPTION_REQUEST is due 12 hours after Apple signed it")
     func consumptionRequest() {
         #expect(NotificationPlan.plan(Self.notification("CONSUMPTION_REQUEST", reason: "UNINTENDED_PURCHASE")) == .apply([

@@ -44,6 +44,24 @@ public struct FakePurchase: Codable, Sendable, Equatable {
     /// Subscriptions: the renewal-date extensions granted (Extend a Subscription Renewal Date),
     /// oldest first; Apple allows two within 365 days. Carried from period to period.
     public var renewalExtensions: [FakeRenewalExtension]?
+    /// Subscriptions: the customer upgraded away from this period (Apple's `isUpgraded`).
+    public var isUpgraded: Bool? = nil
+    /// Apple's `offerType` (1 introductory, 2 promotional, 3 offer code, 4 win-back) and
+    /// `offerIdentifier` of the offer the period was bought or renewed with.
+    public var offerType: Int? = nil
+    public var offerIdentifier: String? = nil
+
+    // The renewal info, kept on the subscription's latest period (`FakePurchases+Lifecycle`).
+    /// The product the subscription renews to (a downgrade or crossgrade waiting); nil: its own.
+    public var autoRenewProductId: String? = nil
+    /// Why it expired: 1 voluntary, 2 billing error, 3 price increase declined, 4 product unavailable.
+    public var expirationIntent: Int? = nil
+    /// Apple retries billing a failed renewal.
+    public var isInBillingRetryPeriod: Bool? = nil
+    /// The billing grace period's end, while Apple keeps access during retries.
+    public var gracePeriodExpiresDate: Int64? = nil
+    /// A price increase needing consent: 0 asked, 1 agreed.
+    public var priceIncreaseStatus: Int? = nil
 
     public var isSubscription: Bool { type == FakeProductType.autoRenewable.rawValue }
     public var isRevoked: Bool { revocationDate != nil }

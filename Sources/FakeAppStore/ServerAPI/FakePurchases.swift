@@ -88,9 +88,21 @@ public final class FakePurchases: Sendable {
             guard latest.isSubscription else { throw FakeAdminError.badRequest("\(originalTransactionId) is not an auto-renewable subscription") }
             guard !latest.isRevoked else { throw FakeAdminError(409, "\(originalTransactionId) was revoked") }
             let start = max(latest.expiresDate ?? latest.purchaseDate, Self.milliseconds(now()))
-            let period = expiresInSeconds ?? ((latest.expiresDate ?? latest.purchaseDate) - latest.purchaseDate) / 1_000
+            // The period's length: the latest's, or (when an expiry cut it short) the first's.
+            let lengths = [latest, periods.min { $0.purchaseDate < $1.purchaseDate } ?? latest]
+                .map { (($0.expiresDate ?? $0.purchaseDate) - $0.purchaseDate) / 1_000 }
+            let period: Int64 = expiresInSeconds ?? lengths.first(where: { $0 > 0 }) ?? 0
             guard period > 0 else { throw FakeAdminError.badRequest("expiresInSeconds must be positive") }
             var next = latest
+            // A downgrade or crossgrade waiting for this renewal takes effect; billing is settled.
+            next.productId = latest.autoRenewProductId ?? latest.productId
+            next.autoRenewProductId = nil
+            next.isInBillingRetryPeriod = nil
+            next.gracePeriodExpiresDate = nil
+            next.expirationIntent = nil
+            next.priceIncreaseStatus = nil
+            next.offerType = nil
+            next.offerIdentifier = nil
             next.transactionId = Self.newTransactionId(&state)
             next.webOrderLineItemId = Self.allocate(&state.nextWebOrder)
             next.purchaseDate = start

@@ -6,7 +6,8 @@ import Foundation
 /// | request | does | notification |
 /// |---|---|---|
 /// | `POST /fake/admin/purchases` `FakePurchaseRequest` (`orderId` joins an order, `storefront`) | buys | `ONE_TIME_CHARGE`, or `SUBSCRIBED`/`INITIAL_BUY` |
-/// | `POST /fake/admin/renew` `{originalTransactionId, environment?, expiresInSeconds?}` | next period | `DID_RENEW` |
+/// | `POST /fake/admin/renew` `{originalTransactionId, environment?, expiresInSeconds?}` | next period (a waiting downgrade takes effect) | `DID_RENEW` (`BILLING_RECOVERY` after a billing failure) |
+/// | `POST /fake/admin/subscription` `FakeSubscriptionChange` `{originalTransactionId, action, productId?, graceDays?, reason?, consent?}` | upgrade, downgrade, cancel-downgrade, auto-renew-off/on, billing-failure, grace-expired, expire, price-increase | `DID_CHANGE_RENEWAL_PREF`, `DID_CHANGE_RENEWAL_STATUS`, `DID_FAIL_TO_RENEW`, `GRACE_PERIOD_EXPIRED`, `EXPIRED`, `PRICE_INCREASE` |
 /// | `POST /fake/admin/refund` `{transactionId, environment?, reason?}` | revokes | `REFUND` |
 /// | `POST /fake/admin/revoke` `{transactionId, environment?}` | revokes (family sharing ended) | `REVOKE` |
 /// | `POST /fake/admin/family-share` `{transactionId, customer, environment?}` | a `FAMILY_SHARED` copy | `ONE_TIME_CHARGE`/`SUBSCRIBED` |
@@ -25,10 +26,23 @@ extension FakeServerAPI {
         return purchase
     }
 
+    /// The next period; after a billing failure it is Apple's retry succeeding (BILLING_RECOVERY).
     public func renew(originalTransactionId: String, environment: FakeEnvironment = .production, expiresInSeconds: Int64? = nil) throws -> FakePurchase {
+        let recovered = purchases.latest(originalTransactionId: originalTransactionId, in: environment)?.isInBillingRetryPeriod == true
         let purchase = try purchases.renew(originalTransactionId: originalTransactionId, environment: environment, expiresInSeconds: expiresInSeconds)
-        notify("DID_RENEW", about: purchase)
+        notify("DID_RENEW", subtype: recovered ? "BILLING_RECOVERY" : nil, about: purchase)
         return purchase
+    }
+
+    /// A change in a subscription's life (`FakeSubscriptionChange`), then Apple's notification for it.
+    @discardableResult
+    public func changeSubscription(_ change: FakeSubscriptionChange) throws -> FakeSubscriptionChangeResult {
+        guard let environment = FakeEnvironment(loosely: change.environment ?? "Production") else {
+            throw FakeAdminError.badRequest("environment must be Production or Sandbox")
+        }
+        let result = try purchases.change(change, environment: environment)
+        notify(result.notificationType, subtype: result.subtype, about: result.purchase)
+        return result
     }
 
     public func refund(transactionId: String, environment: FakeEnvironment = .production, reason: Int = 0) throws -> FakePurchase {
@@ -103,6 +117,9 @@ extension FakeServerAPI {
                 let request = try decode(TransactionRequest.self, body)
                 return .json(201, try renew(originalTransactionId: try required(request.originalTransactionId, "originalTransactionId"),
                                             environment: try environment(request.environment), expiresInSeconds: request.expiresInSeconds))
+            case ("POST", "/fake/admin/subscription"):
+                let result = try changeSubscription(decode(FakeSubscriptionChange.self, body))
+                return .json(200, result.purchase)
             case ("POST", "/fake/admin/refund"):
                 let request = try decode(TransactionRequest.self, body)
                 return .json(200, try refund(transactionId: try required(request.transactionId, "transactionId"),

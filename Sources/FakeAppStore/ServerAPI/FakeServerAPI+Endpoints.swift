@@ -112,10 +112,16 @@ extension FakeServerAPI {
                                      appAppleId: environment == .production ? configuration.appAppleId : nil, data: groups))
     }
 
-    /// 1 active, 2 expired, 5 revoked (the fake has no billing retry or grace period).
+    /// 1 active, 2 expired, 3 billing retry, 4 billing grace period, 5 revoked. What a lifecycle
+    /// change said (`FakePurchases+Lifecycle`) comes before the dates: the fake's clock does not
+    /// jump to a period's end, so a renewal asked for early starts in the future, and its billing
+    /// failure or expiry is stated rather than dated.
     static func subscriptionStatus(_ latest: FakePurchase, now: Date) -> Int {
         if latest.isRevoked { return 5 }
-        return (latest.expiresDate ?? 0) > FakePurchases.milliseconds(now) ? 1 : 2
+        let now = FakePurchases.milliseconds(now)
+        if latest.isInBillingRetryPeriod == true { return (latest.gracePeriodExpiresDate ?? 0) > now ? 4 : 3 }
+        if latest.expirationIntent != nil { return 2 }
+        return (latest.expiresDate ?? 0) > now ? 1 : 2
     }
 
     private struct RefundBody: Encodable {

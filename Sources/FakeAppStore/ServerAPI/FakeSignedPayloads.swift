@@ -28,6 +28,9 @@ struct FakeJWSTransaction: Encodable {
     var price: Int64
     var currency: String
     var appTransactionId: String
+    var isUpgraded: Bool?
+    var offerType: Int?
+    var offerIdentifier: String?
 
     init(_ purchase: FakePurchase, bundleId: String, signedDate: Int64) {
         transactionId = purchase.transactionId
@@ -53,6 +56,9 @@ struct FakeJWSTransaction: Encodable {
         price = purchase.price
         currency = purchase.currency
         appTransactionId = purchase.appTransactionId
+        isUpgraded = purchase.isUpgraded == true ? true : nil
+        offerType = purchase.offerType
+        offerIdentifier = purchase.offerIdentifier
     }
 }
 
@@ -67,10 +73,18 @@ struct FakeJWSRenewalInfo: Encodable {
     var renewalDate: Int64?
     var appAccountToken: String?
     var appTransactionId: String
+    var expirationIntent: Int?
+    var isInBillingRetryPeriod: Bool?
+    var gracePeriodExpiresDate: Int64?
+    var priceIncreaseStatus: Int?
 
     init(_ latest: FakePurchase, signedDate: Int64) {
         originalTransactionId = latest.originalTransactionId
-        autoRenewProductId = latest.productId
+        autoRenewProductId = latest.autoRenewProductId ?? latest.productId
+        expirationIntent = latest.expirationIntent
+        isInBillingRetryPeriod = latest.isInBillingRetryPeriod
+        gracePeriodExpiresDate = latest.gracePeriodExpiresDate
+        priceIncreaseStatus = latest.priceIncreaseStatus
         productId = latest.productId
         autoRenewStatus = latest.autoRenewStatus ?? 0
         self.signedDate = signedDate

@@ -11,7 +11,8 @@ import ReceiptQueue
 ///   with `revoked_at` and the reason; a purchase not granted yet will be `not_paid`);
 ///   `REVOKE` (family sharing ended, or Apple revoked it) → likewise;
 ///   `REFUND_REVERSED` → reinstated; `REFUND_DECLINED` → recorded only.
-/// - `SUBSCRIBED`, `DID_RENEW`, `OFFER_REDEEMED`, `ONE_TIME_CHARGE`, `RENEWAL_EXTENDED` → the
+/// - `SUBSCRIBED`, `DID_RENEW`, `OFFER_REDEEMED`, `ONE_TIME_CHARGE`, `RENEWAL_EXTENDED`, and
+///   `DID_CHANGE_RENEWAL_PREF` `UPGRADE` (its transaction is the new, higher product's period) → the
 ///   signed transaction Apple reports is queued for the purchase's user and granted there like
 ///   any other (one grant per period: the ledger's keys make a repeat `already_granted`); for a
 ///   subscription, the fact moves its model too (`ApplySubscriptionFact`), as for a refund,
@@ -61,7 +62,7 @@ public enum NotificationPlan {
             guard let transaction, let id = transaction.transactionId else { return .fail("\(type) without a signed transaction") }
             return .apply([.reinstate(transactionID: id, originalTransactionID: transaction.originalTransactionId,
                                       webOrderLineItemID: transaction.webOrderLineItemId)] + subscription(notification))
-        case _ where purchases.contains(type):
+        case _ where purchases.contains(type) || (type == "DID_CHANGE_RENEWAL_PREF" && notification.payload.subtype == "UPGRADE"):
             guard let transaction, let jws = notification.signedTransactionInfo, let id = transaction.transactionId else {
                 return .fail("\(type) without a signed transaction")
             }
