@@ -89,6 +89,7 @@ enum FakeBodies {
         if let expires = transaction.expiresDateMs { object["expires_date_ms"] = String(expires) }
         if let line = transaction.webOrderLineItemID { object["web_order_line_item_id"] = line }
         if let ownership = transaction.ownershipType { object["in_app_ownership_type"] = ownership }
+        if let token = transaction.appAccountToken { object["app_account_token"] = token }
         if let cancelled = transaction.cancellationDateMs, !(device && transaction.refundedAfterReceipt == true) {
             object["cancellation_date_ms"] = String(cancelled)
             object["cancellation_reason"] = "0"

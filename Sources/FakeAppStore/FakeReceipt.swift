@@ -10,7 +10,8 @@ import Foundation
 ///              "product_id": "com.example.coins100", "quantity": 1,
 ///              "purchase_date_ms": 1700000000000, "expires_date_ms": 1702592000000,
 ///              "web_order_line_item_id": "2000000001", "in_app_ownership_type": "FAMILY_SHARED",
-///              "cancellation_date_ms": 1700000100000, "refunded_after_receipt": true}],
+///              "cancellation_date_ms": 1700000100000, "refunded_after_receipt": true,
+///              "app_account_token": "6d2c…"}],
 ///  "forced_status": 21003, "padding": "…"}
 /// ```
 /// `expires_date_ms` marks a subscription (it then appears in `latest_receipt_info` and
@@ -18,7 +19,8 @@ import Foundation
 /// `refunded_after_receipt` (then only Apple's server-side copy, `latest_receipt_info`, has it);
 /// `style: "ios6"` answers in the iOS 6 shape (see `FakeBodies.valid`); `forced_status` makes the
 /// fake answer that status whatever else it would do (tests of rare statuses); `padding` only
-/// makes the receipt as large as a real one.
+/// makes the receipt as large as a real one. `app_account_token` is what Apple's answer says the
+/// app bought with (Apple's server knows it; a device's PKCS #7 receipt does not carry it).
 /// Anything that does not decode to this is answered 21002, like Apple answers garbage.
 public struct FakeReceipt: Codable, Sendable, Equatable {
     public enum Environment: String, Codable, Sendable {
@@ -92,12 +94,14 @@ public struct FakeTransaction: Codable, Sendable, Equatable {
     public var cancellationDateMs: Int64?
     /// The refund came after the device's receipt was made: only `latest_receipt_info` shows it.
     public var refundedAfterReceipt: Bool?
+    /// The appAccountToken the app bought with (a UUID), as Apple's answer carries it.
+    public var appAccountToken: String?
 
     public init(
         transactionID: String, originalTransactionID: String? = nil, productID: String,
         quantity: Int = 1, purchaseDateMs: Int64 = 1_700_000_000_000, expiresDateMs: Int64? = nil,
         webOrderLineItemID: String? = nil, ownershipType: String? = nil, cancellationDateMs: Int64? = nil,
-        refundedAfterReceipt: Bool? = nil
+        refundedAfterReceipt: Bool? = nil, appAccountToken: String? = nil
     ) {
         self.transactionID = transactionID
         self.originalTransactionID = originalTransactionID ?? transactionID
@@ -109,6 +113,7 @@ public struct FakeTransaction: Codable, Sendable, Equatable {
         self.ownershipType = ownershipType
         self.cancellationDateMs = cancellationDateMs
         self.refundedAfterReceipt = refundedAfterReceipt
+        self.appAccountToken = appAccountToken
     }
 
     enum CodingKeys: String, CodingKey {
@@ -116,6 +121,6 @@ public struct FakeTransaction: Codable, Sendable, Equatable {
         case productID = "product_id", quantity, purchaseDateMs = "purchase_date_ms"
         case expiresDateMs = "expires_date_ms", webOrderLineItemID = "web_order_line_item_id"
         case ownershipType = "in_app_ownership_type", cancellationDateMs = "cancellation_date_ms"
-        case refundedAfterReceipt = "refunded_after_receipt"
+        case refundedAfterReceipt = "refunded_after_receipt", appAccountToken = "app_account_token"
     }
 }

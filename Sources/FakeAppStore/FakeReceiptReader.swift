@@ -16,12 +16,27 @@ public struct FakeReceiptReader: Sendable {
 
     /// The certificate whose key signs the fake's receipts; nil reads the JSON format only.
     public let signer: Certificate?
+    /// The appAccountToken of a transaction the fake sold, by transaction id: Apple's answer
+    /// carries it whatever the receipt holds. Default: none known.
+    public let accountTokens: @Sendable (String) -> String?
 
-    public init(signer: Certificate? = nil) {
+    public init(signer: Certificate? = nil, accountTokens: @escaping @Sendable (String) -> String? = { _ in nil }) {
         self.signer = signer
+        self.accountTokens = accountTokens
     }
 
+    /// The receipt as Apple's server reads it: its transactions, each with the appAccountToken it
+    /// was bought with when the receipt does not say.
     public func read(base64 text: String) -> Reading {
+        let reading = parse(base64: text)
+        guard case .receipt(var receipt) = reading else { return reading }
+        for index in receipt.inApp.indices where receipt.inApp[index].appAccountToken == nil {
+            receipt.inApp[index].appAccountToken = accountTokens(receipt.inApp[index].transactionID)
+        }
+        return .receipt(receipt)
+    }
+
+    private func parse(base64 text: String) -> Reading {
         if let receipt = FakeReceipt.decode(base64: text) { return .receipt(receipt) }
         guard let signer, let parsed = try? UnverifiedAppReceipt(base64: text) else { return .unreadable }
         guard parsed.isSigned(by: signer) else { return .notAuthentic }
