@@ -13,6 +13,7 @@ enum FraudAttack: String, Sendable, Codable, CaseIterable {
     case familyReplay = "family-replay"
     case refundReplay = "refund-replay"
     case receiptReplay = "receipt-replay"
+    case receiptTokenFirst = "receipt-token-first"
     case unprovableReceipt = "maaa"
     case anotherPurchasesReceipt = "receipt-of-another-purchase"
     case foreignReceipt = "foreign-ca-receipt"
@@ -33,6 +34,7 @@ enum FraudAttack: String, Sendable, Codable, CaseIterable {
         case .familyReplay: "a family member's shared transaction replayed under other accounts (and by the purchaser)"
         case .refundReplay: "Apple refunds; the payer reads revoked; attackers replay the old and the refunded JWS"
         case .receiptReplay: "a payer's PKCS #7 app receipt replayed under 2 other accounts"
+        case .receiptTokenFirst: "the payer's receipt, whose purchase Apple knows by the payer's order token, submitted first by an attacker"
         case .unprovableReceipt: "\"MAAA\", 40 × 0x30, a receipt with trailing bytes — each with a victim's transaction id, before the victim"
         case .anotherPurchasesReceipt: "the attacker's own genuine receipt with a victim's transaction id, before the victim"
         case .foreignReceipt: "a receipt holding the victim's transaction, signed by another CA, before the victim"
@@ -44,6 +46,6 @@ enum FraudAttack: String, Sendable, Codable, CaseIterable {
 
     /// Attacks on receipts are played against each verifier in turn.
     var perVerifier: Bool {
-        [.receiptReplay, .unprovableReceipt, .anotherPurchasesReceipt, .foreignReceipt].contains(self)
+        [.receiptReplay, .receiptTokenFirst, .unprovableReceipt, .anotherPurchasesReceipt, .foreignReceipt].contains(self)
     }
 }

@@ -25,6 +25,23 @@ extension FraudPlay {
               resubmission(await backend.receipt(receipt, transaction: purchase.transactionId, user: buyer), of: first), allowed: ["same job: delivered"])
     }
 
+    /// A leaked receipt of a token-bound purchase, submitted first by an attacker: Apple's answer
+    /// (verifyReceipt's `app_account_token`, or Get Transaction Info's signed transaction) names the
+    /// payer's order, so the attacker reads not-yours and nothing is granted until the payer comes.
+    func receiptTokenFirst() async throws {
+        let buyer = user("payer")
+        let token = UUID()
+        payer(buyer, "registers an order", await backend.order(user("order"), user: buyer, product: FraudStore.consumable, appAccountToken: token),
+              allowed: ["http 201"])
+        let purchase = try store.buy(appleAccount(buyer), appAccountToken: token)
+        mustGrant(purchase, to: buyer)
+        let receipt = try store.receipt([purchase])
+        let mallory = attacker(1)
+        attacked(mallory, "the payer's receipt, first", await backend.final(await backend.receipt(receipt, transaction: purchase.transactionId, user: mallory)))
+        payer(buyer, "app receipt", await backend.final(await backend.receipt(receipt, transaction: purchase.transactionId, user: buyer)),
+              delivers: true)
+    }
+
     /// Bytes that prove nothing, each beside the victim's transaction id: "MAAA" (a DER sequence
     /// header and a stray byte), 40 × 0x30 (nesting), and the attacker's own genuine receipt with
     /// trailing bytes — none may be looked up on the client's word, none granted.

@@ -70,6 +70,7 @@ struct FraudRound: Sendable {
             case .familyReplay: try await play.familyReplay()
             case .refundReplay: try await play.refundReplay()
             case .receiptReplay: try await play.receiptReplay()
+            case .receiptTokenFirst: try await play.receiptTokenFirst()
             case .unprovableReceipt: try await play.unprovableReceipts()
             case .anotherPurchasesReceipt: try await play.anotherPurchasesReceipt()
             case .foreignReceipt: try await play.foreignReceipt()
