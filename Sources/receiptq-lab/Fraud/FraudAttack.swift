@@ -20,6 +20,7 @@ enum FraudAttack: String, Sendable, Codable, CaseIterable {
     case roleScheduler = "role-scheduler"
     case roleAPI = "role-api"
     case limiterLockout = "limiter-lockout"
+    case openFindings = "open-findings"
 
     /// What the attacker does, for the report.
     var summary: String {
@@ -41,6 +42,7 @@ enum FraudAttack: String, Sendable, Codable, CaseIterable {
         case .roleScheduler: "the scheduler's login forges states, grants, events; requeues a refused replay"
         case .roleAPI: "the API's login forges states, grants, events; queues a forged JWS and a trusted claim directly"
         case .limiterLockout: "failed authentications from the backends' own address, then the valid tokens"
+        case .openFindings: "(--open-findings) the scheduler's login denies a payer; the API's login vouches for an attacker's claim"
         }
     }
 

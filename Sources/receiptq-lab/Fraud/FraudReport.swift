@@ -40,9 +40,10 @@ struct FraudReport: Sendable, Codable {
         let labels = FraudAttack.allCases.flatMap { attack in
             attack.perVerifier ? FraudFleet.Verifier.allCases.map { "\(attack.rawValue) @\($0.rawValue)" } : [attack.rawValue]
         }
-        rows = labels.map { label in
+        rows = labels.compactMap { label in
             let attack = FraudAttack(rawValue: String(label.split(separator: " ")[0]))
             let moves = tally.submissions.filter { $0.attack == label }
+            guard !moves.isEmpty else { return nil }
             let attackerMoves = moves.filter { $0.actor == .attacker }
             let payerJobs = tally.payerJobs.filter { $0.attack == label }
             let delivered = payerJobs.filter { job in moves.contains { $0.jobID == job.jobID && $0.actor == .payer && $0.outcome == "delivered" } }
