@@ -12,9 +12,8 @@ extension FraudPlay {
     struct RoleTargets: Sendable {
         /// Attackers' jobs that read owned_by_another_user (their purchase_key names the owner's grant).
         var refusedJobs: [Int64]
-        /// A payer's delivering job and its user.
+        /// A payer's delivering job.
         var payerJob: Int64
-        var payer: String
         /// An attacker's job that is not finished (a "MAAA" retrying), if any.
         var unfinishedJob: Int64?
         /// A payer's order.

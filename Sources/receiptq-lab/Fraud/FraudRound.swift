@@ -103,7 +103,7 @@ struct FraudRound: Sendable {
         let unfinished = try? await pool.query("""
             SELECT id FROM receiptq.jobs WHERE user_id = ANY($1) AND finished_at IS NULL AND state <> 'verifying' ORDER BY id LIMIT 1
             """, [attackers]).first?.decode("id", as: Int64.self)
-        return FraudPlay.RoleTargets(refusedJobs: refused, payerJob: payer.jobID, payer: payer.user, unfinishedJob: unfinished,
+        return FraudPlay.RoleTargets(refusedJobs: refused, payerJob: payer.jobID, unfinishedJob: unfinished,
                                      payerOrder: play(.tokenFirst).user("order"), roundJobs: mine.compactMap(\.jobID))
     }
 
