@@ -12,20 +12,25 @@ let package = Package(
     products: [
         .executable(name: "receiptq", targets: ["receiptq"]),
         .executable(name: "receiptq-lab", targets: ["receiptq-lab"]),
+        // Test equipment, shipped apart from the product: Apple's stand-in with its test CA.
+        .executable(name: "receiptq-fake-appstore", targets: ["receiptq-fake-appstore"]),
     ],
+    // Exact versions: a build is the build that was tested (Package.resolved is not committed; this
+    // machine's package mirror has its own commit ids). To upgrade one, change its version here,
+    // run `./Deploy/dev test` and the benches the change may touch, and note it in CHANGELOG.md.
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
-        .package(url: "https://github.com/apple/swift-nio.git", from: "2.65.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0"),
-        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.0.0"),
-        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.4.0"),
-        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", exact: "2.101.3"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-metrics.git", exact: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", exact: "1.8.0"),
         // Apple's signed data (JWS, X.509 chains, App Store Connect JWTs): no hand-written crypto.
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
-        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
-        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-crypto.git", exact: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-certificates.git", exact: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", exact: "1.7.4"),
     ],
     targets: [
         // libpq, found through pkg-config (`libpq-dev`).
@@ -142,7 +147,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // The product: only reads configuration and wires services.
+        // The product: only reads configuration and wires services. It never reaches a fake, a
+        // test PKI or test support (Deploy/validate checks the graph and the binary's symbols).
         .executableTarget(
             name: "receiptq",
             dependencies: [
@@ -153,10 +159,22 @@ let package = Package(
                 "Worker",
                 "HTTPClient",
                 "AppStore",
+                "AppleSignedData",
+                "AppStoreServerAPI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The fake App Store as an executable of its own (test equipment; its own image target).
+        .executableTarget(
+            name: "receiptq-fake-appstore",
+            dependencies: [
+                "CommandSupport",
                 "FakeAppStore",
                 "AppleSignedData",
                 "AppleTestPKI",
-                "AppStoreServerAPI",
+                "HTTPClient",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -263,9 +281,11 @@ let package = Package(
         .testTarget(name: "AppStoreServerAPIUnitTests", dependencies: ["AppStoreServerAPI"]),
         .testTarget(name: "ReceiptQueueUnitTests", dependencies: ["ReceiptQueue"]),
         .testTarget(name: "WorkerUnitTests", dependencies: ["Worker", "ReceiptQueue", "AppStore", "AppStoreServerAPI", "AppleSignedData", "ClockTesting", "HTTPClient",
-                                                    "WebhookSignature"]),
+                                                    "WebhookSignature", .product(name: "Logging", package: "swift-log"),
+                                                    .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         .testTarget(name: "APIUnitTests", dependencies: ["API"]),
-        .testTarget(name: "CommandSupportUnitTests", dependencies: ["CommandSupport"]),
+        .testTarget(name: "CommandSupportUnitTests", dependencies: ["CommandSupport", .product(name: "Logging", package: "swift-log"),
+                                                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         .testTarget(
             name: "AppleSignedDataUnitTests",
             dependencies: [

@@ -42,6 +42,11 @@ public struct APIConfiguration: Sendable {
     /// is refused at once and never stored. nil: signed transactions are refused with 422 (the
     /// API was started without `--bundle-ids`). Default: nil.
     public var signedTransactions: SignedTransactionVerifier?
+    /// Tells an Apple notification this configuration refuses (another bundle id, app id,
+    /// environment, or a root not configured) from a forgery: such a one is stored quarantined and
+    /// answered 200, never 422 (Apple does not retry a 4xx). nil: every refusal is a 422. Default:
+    /// nil (the `receiptq api` command makes one whenever notifications are taken).
+    public var notificationQuarantine: NotificationQuarantine?
     /// Checks each legacy receipt on this machine before POST /v1/receipts stores it: a body that
     /// provably is not an app receipt Apple signed for one of our apps (not PKCS #7, tampered, a
     /// look-alike chain, another bundle id — `provesNotAnAppleReceiptOfOurs`) gets 422 and is
@@ -72,6 +77,7 @@ public struct APIConfiguration: Sendable {
         maxWait: Duration = .seconds(30),
         groupCommit: GroupCommitConfiguration = GroupCommitConfiguration(),
         signedTransactions: SignedTransactionVerifier? = nil,
+        notificationQuarantine: NotificationQuarantine? = nil,
         receiptCheck: AppReceiptVerifier? = nil,
         idleTimeout: Duration = .seconds(20)
     ) {
@@ -90,6 +96,7 @@ public struct APIConfiguration: Sendable {
         self.maxWait = maxWait
         self.groupCommit = groupCommit
         self.signedTransactions = signedTransactions
+        self.notificationQuarantine = notificationQuarantine
         self.receiptCheck = receiptCheck
         self.idleTimeout = idleTimeout
     }

@@ -58,6 +58,15 @@ final class APIMetrics: Sendable {
                              labels: [("result", result)]).increment()
     }
 
+    /// One App Store Server Notification received: stored, quarantined (Apple's, refused by this
+    /// configuration: kept, to be re-driven — alert on it) or refused (422: a forgery).
+    func notificationReceived(_ result: String) {
+        registry.makeCounter(descriptor: Self.descriptor(
+            "receiptq_api_notifications_total",
+            "App Store Server Notifications received: stored, quarantined (Apple signed it, this configuration refused it: kept for a re-drive) or refused (422: not Apple's)."),
+                             labels: [("result", result)]).increment()
+    }
+
     func longPollCapped() { longPollsAnsweredAtOnce.increment() }
 
     func authFailed(limited: Bool) {

@@ -61,7 +61,7 @@ public struct APIServer: Service {
         let notificationCommit = GroupCommit<NewNotification, Bool>(
             configuration: configuration.groupCommit, committed: { metrics.committedBatch(size: $0) },
             insert: { notifications in try await pool.withConnection { try EnqueueNotifications.run(notifications, on: $0) } })
-        NotificationRoutes(configuration: configuration, groupCommit: notificationCommit).register(on: router)
+        NotificationRoutes(configuration: configuration, groupCommit: notificationCommit, metrics: metrics).register(on: router)
 
         let listener = ResultListener(database: database, waiters: waiters, logger: logger)
         let logger = self.logger

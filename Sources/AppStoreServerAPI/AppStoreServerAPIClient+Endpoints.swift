@@ -35,11 +35,11 @@ extension AppStoreServerAPIClient {
                           body: ServerAPIJSON.encode(request), as: NotificationHistoryResponse.self)
     }
 
-    /// Send Consumption Information for a transaction Apple asked about (`CONSUMPTION_REQUEST`).
-    /// Apple answers 202 with no body.
+    /// Send Consumption Information (Apple's v2; v1 is deprecated) for a transaction Apple asked
+    /// about (`CONSUMPTION_REQUEST`). Apple answers 202 with no body.
     public func sendConsumptionInformation(transactionId: String, _ request: ConsumptionRequest) async throws {
         _ = try await perform(.sendConsumptionInformation, .put,
-                              path: "/inApps/v1/transactions/consumption/" + ServerAPIPath.segment(transactionId),
+                              path: "/inApps/v2/transactions/consumption/" + ServerAPIPath.segment(transactionId),
                               body: ServerAPIJSON.encode(request))
     }
 

@@ -12,7 +12,7 @@ public enum ServerAPIEndpoint: String, Sendable, Hashable, CaseIterable, CustomS
     case getRefundHistory = "get_refund_history"
     /// `POST /inApps/v1/notifications/history`
     case getNotificationHistory = "get_notification_history"
-    /// `PUT /inApps/v1/transactions/consumption/{transactionId}`
+    /// `PUT /inApps/v2/transactions/consumption/{transactionId}` (Send Consumption Information v2)
     case sendConsumptionInformation = "send_consumption_information"
     /// `POST /inApps/v1/notifications/test`
     case requestTestNotification = "request_test_notification"

@@ -19,18 +19,17 @@ public enum ReceiptCheckMode: String, ExpressibleByArgument, CaseIterable, Senda
         return mode
     }
 
-    /// The verifier for `bundleIds`, trusting the PEM roots at `rootPaths` (the fake App Store's in
-    /// tests and demos) or, with none, the roots shipped in the binary: Apple Inc. Root (which
-    /// anchors app receipts) and Apple Root CA - G3.
-    public static func verifier(bundleIds: Set<String>, rootPaths: [String]) throws -> AppReceiptVerifier {
+    /// The verifier for `bundleIds`, trusting `roots` — Apple Inc. Root (which anchors app
+    /// receipts) and Apple Root CA - G3, shipped in the binary; or test roots (the fake App
+    /// Store's in tests and demos, with `--trust-test-roots`).
+    public static func verifier(bundleIds: Set<String>, roots trusted: TrustedRoots) throws -> AppReceiptVerifier {
         guard !bundleIds.isEmpty else {
             throw ConfigurationError("""
                 --receipt-check local (the default) needs the bundle ids of your apps (--bundle-ids or RECEIPTQ_BUNDLE_IDS) \
                 to tell your receipts from other apps'; set them, or --receipt-check off to pass every receipt on unchecked
                 """)
         }
-        let roots = rootPaths.isEmpty ? [AppleRootCertificates.appleIncRoot, AppleRootCertificates.appleRootCAG3]
-            : try SignedDataRoots.load(rootPaths)
+        let roots = trusted.forReceipts
         do {
             return try AppReceiptVerifier(configuration: .init(trustedRoots: roots, bundleIds: bundleIds, environments: [.production, .sandbox]))
         } catch {

@@ -30,14 +30,20 @@ public struct ServerAPIOptions: ParsableArguments, Sendable {
     @Option(help: "Server API sandbox base URL. Or $RECEIPTQ_SERVER_API_SANDBOX_URL. Default: https://api.storekit-sandbox.itunes.apple.com.")
     public var serverAPISandboxURL: String?
 
-    @Option(help: "A PEM root certificate signed data must chain to (repeatable), e.g. the fake App Store's. Or $RECEIPTQ_SIGNED_DATA_ROOTS (comma-separated files). Default: Apple Root CA - G3.")
+    @Option(help: "A PEM root certificate that replaces Apple's for signed data (repeatable), e.g. the fake App Store's; needs --trust-test-roots. Or $RECEIPTQ_SIGNED_DATA_ROOTS (comma-separated files). Default: Apple's roots, pinned in the binary.")
     public var signedDataRoot: [String] = []
+
+    @Flag(help: "Allow --signed-data-root to replace Apple's roots: for tests and demos only (logged as a warning with the roots' fingerprints, shown in /readyz and a metric; a worker marks every grant it makes test-roots). Or $RECEIPTQ_TRUST_TEST_ROOTS=1.")
+    public var trustTestRoots = false
 
     @Option(help: "ENDPOINT=REQUESTS_PER_SECOND in production, overriding Apple's table (repeatable), e.g. get_transaction_info=50.")
     public var serverAPIRate: [String] = []
 
     @Option(help: "Sandbox rate as a fraction of production. Default: 0.1.")
     public var serverAPISandboxFactor: Double?
+
+    @Flag(help: "Also check signing chains online (OCSP, Apple's responders): each chain must be valid now and not revoked; a chain that cannot be checked is refused for now (retried). Or $RECEIPTQ_ONLINE_REVOCATION_CHECKS=1. Default: off (chains judged at signedDate, no network).")
+    public var onlineRevocationChecks = false
 
     public init() {}
 
@@ -53,8 +59,29 @@ public struct ServerAPIOptions: ParsableArguments, Sendable {
         signedDataRoot.isEmpty ? (environment.list("RECEIPTQ_SIGNED_DATA_ROOTS") ?? []) : signedDataRoot
     }
 
-    public func trustedRoots(_ environment: EnvironmentReader = EnvironmentReader()) throws -> [Certificate] {
-        try SignedDataRoots.load(signedDataRoot.isEmpty ? (environment.list("RECEIPTQ_SIGNED_DATA_ROOTS") ?? []) : signedDataRoot)
+    /// Apple's roots, or test roots with `--trust-test-roots` (`TrustedRoots`).
+    public func trustedRoots(_ environment: EnvironmentReader = EnvironmentReader()) throws -> TrustedRoots {
+        try TrustedRoots.resolve(paths: rootPaths(environment), trustTestRoots: trustTestRoots, environment)
+    }
+
+    /// The verifier of StoreKit 2 transactions and notifications (both environments; the sandbox
+    /// unless refused): refuses Apple's root without an app Apple id (`AppleChecks`), and checks
+    /// chains online through `ocsp` when `--online-revocation-checks` is on.
+    public func transactionVerifier(bundleIds: Set<String>, acceptSandbox: Bool = true, _ environment: EnvironmentReader = EnvironmentReader(),
+                                    ocsp: @autoclosure () -> any OCSPRequester) throws -> SignedTransactionVerifier {
+        let appAppleId = try appAppleIdValue(environment)
+        let roots = try trustedRoots(environment)
+        try AppleChecks.requireAppAppleId(appAppleId, roots: roots)
+        let revocation: SignedDataVerifier.RevocationChecking =
+            try AppleChecks.onlineRevocationChecks(onlineRevocationChecks, environment) ? .ocsp(ocsp()) : .off
+        do {
+            return try SignedTransactionVerifier(trustedRoots: roots.forSignedData, bundleIds: bundleIds, appAppleId: appAppleId,
+                                                 acceptSandbox: acceptSandbox, revocationChecking: revocation)
+        } catch let error as ConfigurationError {
+            throw error
+        } catch {
+            throw ConfigurationError("signed data: \(error)")
+        }
     }
 
     /// The app's App Store id, if given.
@@ -99,7 +126,7 @@ public struct ServerAPIOptions: ParsableArguments, Sendable {
         }
         let roots = try trustedRoots(environment)
         return ServerAPISettings(key: key, issuerId: issuerId, bundleId: bundleId, appAppleId: appAppleId, api: api,
-                                 trustedRoots: roots, limits: try limits())
+                                 trustedRoots: roots.forSignedData, limits: try limits())
     }
 
     private func limits() throws -> ServerAPIRateLimits {

@@ -11,14 +11,20 @@ public struct SignedDataOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("bundle-ids"), help: "Comma-separated bundle ids of your apps; without them signed transactions are refused. Or $RECEIPTQ_BUNDLE_IDS.")
     public var bundleIDs: String?
 
-    @Option(help: "A PEM root certificate signed data (JWS and app receipts) must chain to (repeatable), e.g. the fake App Store's. Or $RECEIPTQ_SIGNED_DATA_ROOTS (comma-separated files). Default: Apple Root CA - G3 (JWS), Apple Inc. Root and G3 (receipts).")
+    @Option(help: "A PEM root certificate that replaces Apple's for signed data (JWS and app receipts; repeatable), e.g. the fake App Store's; needs --trust-test-roots. Or $RECEIPTQ_SIGNED_DATA_ROOTS (comma-separated files). Default: Apple Root CA - G3 (JWS), Apple Inc. Root and G3 (receipts), pinned in the binary.")
     public var signedDataRoot: [String] = []
+
+    @Flag(help: "Allow --signed-data-root to replace Apple's roots: for tests and demos only (logged as a warning with the roots' fingerprints, shown in /readyz and a metric). Or $RECEIPTQ_TRUST_TEST_ROOTS=1.")
+    public var trustTestRoots = false
 
     @Option(help: "The app's App Store id; production payloads naming another are refused. Or $RECEIPTQ_APP_APPLE_ID.")
     public var appAppleId: Int64?
 
     @Flag(help: "Refuse purchases Apple signed in its sandbox. Or $RECEIPTQ_REJECT_SANDBOX=1.")
     public var rejectSandbox = false
+
+    @Flag(help: "Also check signing chains online (OCSP, Apple's responders): each chain must be valid now and not revoked; a chain that cannot be checked is refused for now (retried). Or $RECEIPTQ_ONLINE_REVOCATION_CHECKS=1. Default: off (chains judged at signedDate, no network).")
+    public var onlineRevocationChecks = false
 
     public init() {}
 
@@ -32,8 +38,15 @@ public struct SignedDataOptions: ParsableArguments, Sendable {
         signedDataRoot.isEmpty ? (environment.list("RECEIPTQ_SIGNED_DATA_ROOTS") ?? []) : signedDataRoot
     }
 
-    /// The verifier, or nil when no bundle id is configured.
-    public func verifier(_ environment: EnvironmentReader = EnvironmentReader()) throws -> SignedTransactionVerifier? {
+    /// Apple's roots, or test roots with `--trust-test-roots` (`TrustedRoots`).
+    public func trustedRoots(_ environment: EnvironmentReader = EnvironmentReader()) throws -> TrustedRoots {
+        try TrustedRoots.resolve(paths: rootPaths(environment), trustTestRoots: trustTestRoots, environment)
+    }
+
+    /// The verifier, or nil when no bundle id is configured. Refuses Apple's root without an app
+    /// Apple id (`AppleChecks`); `ocsp` carries the online revocation checks when they are on.
+    public func verifier(_ environment: EnvironmentReader = EnvironmentReader(),
+                         ocsp: @autoclosure () -> any OCSPRequester = OCSPQueryRequester { _, _ in throw OCSPUnavailable() }) throws -> SignedTransactionVerifier? {
         let bundles = Set(bundleIDs.map(EnvironmentReader.split) ?? environment.list("RECEIPTQ_BUNDLE_IDS") ?? [])
         guard !bundles.isEmpty else { return nil }
         var appleID = appAppleId
@@ -41,21 +54,45 @@ public struct SignedDataOptions: ParsableArguments, Sendable {
             guard let value = Int64(text), value > 0 else { throw ConfigurationError("RECEIPTQ_APP_APPLE_ID must be a positive whole number") }
             appleID = value
         }
-        let roots = try SignedDataRoots.load(signedDataRoot.isEmpty ? (environment.list("RECEIPTQ_SIGNED_DATA_ROOTS") ?? []) : signedDataRoot)
+        let trusted = try trustedRoots(environment)
+        try AppleChecks.requireAppAppleId(appleID, roots: trusted)
+        let roots = trusted.forSignedData
         let acceptSandbox = !(try rejectSandbox || environment.flag("RECEIPTQ_REJECT_SANDBOX") == true)
+        let revocation: SignedDataVerifier.RevocationChecking =
+            try AppleChecks.onlineRevocationChecks(onlineRevocationChecks, environment) ? .ocsp(ocsp()) : .off
         do {
-            return try SignedTransactionVerifier(trustedRoots: roots, bundleIds: bundles, appAppleId: appleID, acceptSandbox: acceptSandbox)
+            return try SignedTransactionVerifier(trustedRoots: roots, bundleIds: bundles, appAppleId: appleID, acceptSandbox: acceptSandbox,
+                                                 revocationChecking: revocation)
         } catch {
             throw ConfigurationError("signed data: \(error)")
         }
     }
 }
 
-/// Root certificates from PEM files; none given: Apple Root CA - G3, shipped in the binary.
+extension SignedDataOptions {
+    /// Tells Apple's notifications this configuration refuses from forgeries: signed under the
+    /// configured roots, or under Apple's root shipped in the binary whatever is configured.
+    public func notificationQuarantine(_ environment: EnvironmentReader = EnvironmentReader()) throws -> NotificationQuarantine {
+        do {
+            return try NotificationQuarantine(configuredRoots: try trustedRoots(environment).forSignedData)
+        } catch let error as ConfigurationError {
+            throw error
+        } catch {
+            throw ConfigurationError("signed data: \(error)")
+        }
+    }
+}
+
+/// The OCSP transport a command did not wire: every query fails, so every payload is refused.
+public struct OCSPUnavailable: Error, CustomStringConvertible {
+    public init() {}
+    public var description: String { "no OCSP transport configured" }
+}
+
+/// Root certificates from PEM files (`TrustedRoots` decides whether they may be used).
 public enum SignedDataRoots {
     public static func load(_ paths: [String]) throws -> [Certificate] {
-        guard !paths.isEmpty else { return [AppleRootCertificates.appleRootCAG3] }
-        return try paths.map { path in
+        try paths.map { path in
             guard let text = try? String(contentsOfFile: path, encoding: .utf8), let certificate = try? Certificate(pemEncoded: text) else {
                 throw ConfigurationError("--signed-data-root / RECEIPTQ_SIGNED_DATA_ROOTS: \(path) is not a readable PEM certificate")
             }

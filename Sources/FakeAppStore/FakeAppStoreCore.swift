@@ -17,7 +17,9 @@ struct FakeAppStoreCore: Sendable {
         self.startedAt = startedAt
         self.serverAPI = serverAPI
         let purchases = serverAPI.purchases
-        self.receipts = FakeReceiptReader(signer: serverAPI.receiptSigner.certificate, accountTokens: { id in
+        self.receipts = FakeReceiptReader(signer: serverAPI.receiptSigner.certificate,
+                                          transactionSigner: { [serverAPI] in try? serverAPI.transactionReceiptSigner().certificate },
+                                          accountTokens: { id in
             purchases.transaction(id, in: .production)?.appAccountToken ?? purchases.transaction(id, in: .sandbox)?.appAccountToken
         })
     }

@@ -11,7 +11,7 @@ import Foundation
 ///              "purchase_date_ms": 1700000000000, "expires_date_ms": 1702592000000,
 ///              "web_order_line_item_id": "2000000001", "in_app_ownership_type": "FAMILY_SHARED",
 ///              "cancellation_date_ms": 1700000100000, "refunded_after_receipt": true,
-///              "app_account_token": "6d2c…"}],
+///              "app_account_token": "6F0E…"}],
 ///  "forced_status": 21003, "padding": "…"}
 /// ```
 /// `expires_date_ms` marks a subscription (it then appears in `latest_receipt_info` and
@@ -19,8 +19,7 @@ import Foundation
 /// `refunded_after_receipt` (then only Apple's server-side copy, `latest_receipt_info`, has it);
 /// `style: "ios6"` answers in the iOS 6 shape (see `FakeBodies.valid`); `forced_status` makes the
 /// fake answer that status whatever else it would do (tests of rare statuses); `padding` only
-/// makes the receipt as large as a real one. `app_account_token` is what Apple's answer says the
-/// app bought with (Apple's server knows it; a device's PKCS #7 receipt does not carry it).
+/// makes the receipt as large as a real one.
 /// Anything that does not decode to this is answered 21002, like Apple answers garbage.
 public struct FakeReceipt: Codable, Sendable, Equatable {
     public enum Environment: String, Codable, Sendable {
@@ -94,7 +93,8 @@ public struct FakeTransaction: Codable, Sendable, Equatable {
     public var cancellationDateMs: Int64?
     /// The refund came after the device's receipt was made: only `latest_receipt_info` shows it.
     public var refundedAfterReceipt: Bool?
-    /// The appAccountToken the app bought with (a UUID), as Apple's answer carries it.
+    /// The UUID the app bought with (StoreKit 2's appAccountToken, or a UUID passed as StoreKit 1's
+    /// applicationUsername): Apple returns it as `app_account_token`.
     public var appAccountToken: String?
 
     public init(
@@ -103,6 +103,7 @@ public struct FakeTransaction: Codable, Sendable, Equatable {
         webOrderLineItemID: String? = nil, ownershipType: String? = nil, cancellationDateMs: Int64? = nil,
         refundedAfterReceipt: Bool? = nil, appAccountToken: String? = nil
     ) {
+        self.appAccountToken = appAccountToken
         self.transactionID = transactionID
         self.originalTransactionID = originalTransactionID ?? transactionID
         self.productID = productID
@@ -113,7 +114,6 @@ public struct FakeTransaction: Codable, Sendable, Equatable {
         self.ownershipType = ownershipType
         self.cancellationDateMs = cancellationDateMs
         self.refundedAfterReceipt = refundedAfterReceipt
-        self.appAccountToken = appAccountToken
     }
 
     enum CodingKeys: String, CodingKey {
@@ -121,6 +121,7 @@ public struct FakeTransaction: Codable, Sendable, Equatable {
         case productID = "product_id", quantity, purchaseDateMs = "purchase_date_ms"
         case expiresDateMs = "expires_date_ms", webOrderLineItemID = "web_order_line_item_id"
         case ownershipType = "in_app_ownership_type", cancellationDateMs = "cancellation_date_ms"
-        case refundedAfterReceipt = "refunded_after_receipt", appAccountToken = "app_account_token"
+        case refundedAfterReceipt = "refunded_after_receipt"
+        case appAccountToken = "app_account_token"
     }
 }

@@ -11,6 +11,10 @@ public enum ReceiptQBinary {
     /// when set, else found beside the running executable.
     public static var lab: URL { locate("receiptq-lab", override: "RECEIPTQ_LAB_BIN") }
 
+    /// The fake App Store, `receiptq-fake-appstore` (test equipment, apart from the product):
+    /// `RECEIPTQ_FAKE_APPSTORE_BIN` when set, else found beside the running executable.
+    public static var fakeAppStore: URL { locate("receiptq-fake-appstore", override: "RECEIPTQ_FAKE_APPSTORE_BIN") }
+
     private static func locate(_ name: String, override variable: String) -> URL {
         if let path = ProcessInfo.processInfo.environment[variable] {
             return URL(fileURLWithPath: path)
@@ -61,9 +65,9 @@ public final class ChildProcess: Sendable {
     }
 
     /// Runs to completion (killed after `timeout`).
-    public static func run(arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(30)) async throws
-        -> (status: Int32?, stdout: String, stderr: String) {
-        let child = try ChildProcess(arguments: arguments, environment: environment)
+    public static func run(_ executable: URL = ReceiptQBinary.url, arguments: [String], environment: [String: String] = [:],
+                           timeout: Duration = .seconds(30)) async throws -> (status: Int32?, stdout: String, stderr: String) {
+        let child = try ChildProcess(executable, arguments: arguments, environment: environment)
         let status = await child.wait(timeout: timeout)
         return (status, child.stdout, child.stderr)
     }

@@ -20,7 +20,6 @@ struct ReceiptQ: AsyncParsableCommand {
             RedriveCommand.self,
             WebhooksCommand.self,
             EnqueueCommand.self,
-            FakeAppStoreCommand.self,
             ServerAPICommand.self,
             RolesCommand.self,
             NotificationsCommand.self,

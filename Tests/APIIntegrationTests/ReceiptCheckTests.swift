@@ -13,6 +13,8 @@ struct ReceiptCheckTests {
     /// The CA the fake App Store signs with; the API trusts it as `--signed-data-root` makes it.
     static let pki = try! TestPKI()
     static let bundle = "com.example.app"
+    /// Apple signed iOS 6 transaction receipts with RSA keys.
+    static let rsa = try! RSATestPKI()
 
     static func start() async throws -> APIHarness {
         let verifier = try AppReceiptVerifier(configuration: .init(trustedRoots: [pki.root], bundleIds: [bundle],
@@ -35,6 +37,20 @@ struct ReceiptCheckTests {
         // As iOS may send it: base64 broken into lines is the same receipt.
         let wrapped = AppReceiptSigner.base64(Array(Data(base64Encoded: try Self.receipt("t2"))!), lineLength: 76)
         #expect(try await api.post("/v1/receipts", json: Self.body(wrapped, "t2")).status == 202)
+        await api.stop()
+    }
+
+    @Test("an iOS 6 transaction receipt of our app is stored for Apple to verify; another app's is 422")
+    func anIOS6TransactionReceiptIsApplesToDecide() async throws {
+        let api = try await Self.start()
+        let ours = try FakeReceipt(bundleID: Self.bundle, environment: .sandbox, inApp: [FakeTransaction(transactionID: "t6", productID: "coins100")])
+            .transactionReceipt(signer: Self.rsa.receiptSigner)
+        #expect(ours.hasPrefix("ewoJInNpZ25hdHVyZSIgPSAi"))
+        #expect(try await api.post("/v1/receipts", json: Self.body(ours, "t6")).status == 202)
+        let theirs = try FakeReceipt(bundleID: "com.other.app", inApp: [FakeTransaction(transactionID: "t7", productID: "coins100")])
+            .transactionReceipt(signer: Self.rsa.receiptSigner)
+        let refused = try await api.post("/v1/receipts", json: Self.body(theirs, "t7"))
+        #expect(refused.status == 422 && (refused.json["detail"] as? String)?.contains("bundle id mismatch") == true)
         await api.stop()
     }
 

@@ -34,11 +34,13 @@ struct ServerAPIModelTests {
         #expect(json == #"{"endDate":2500,"startDate":1000}"#)
     }
 
-    @Test func consumptionRequestSendsAnEmptyAccountTokenWhenUnknown() throws {
+    @Test func consumptionRequestIsApplesV2BodyAndLeavesOutWhatIsUnset() throws {
         let json = String(decoding: ServerAPIJSON.encode(ConsumptionRequest()), as: UTF8.self)
-        #expect(json.contains(#""appAccountToken":"""#))
-        #expect(json.contains(#""customerConsented":true"#))
-        #expect(!json.contains("refundPreference"))
+        #expect(json == #"{"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":false}"#)
+        let full = ConsumptionRequest(deliveryStatus: .undeliveredOther, consumptionPercentage: 0, refundPreference: .grantFull)
+        let fullJSON = String(decoding: ServerAPIJSON.encode(full), as: UTF8.self)
+        #expect(fullJSON.contains(#""deliveryStatus":"UNDELIVERED_OTHER""#) && fullJSON.contains(#""refundPreference":"GRANT_FULL""#))
+        #expect(fullJSON.contains(#""consumptionPercentage":0"#))
     }
 
     @Test func historyFiltersBecomeRepeatedQueryItems() {

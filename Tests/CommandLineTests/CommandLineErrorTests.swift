@@ -60,6 +60,20 @@ struct CommandLineErrorTests {
         #expect(version.status == 0 && version.stdout.contains("."))
     }
 
+    /// Apple's library requires the app's Apple id for production; so do the processes that
+    /// accept production data signed under Apple's root.
+    @Test func productionSignedDataWithoutTheAppsAppleIdIsRefusedAtStartNamingTheFlag() async throws {
+        let unreachable = "postgresql://u:p@127.0.0.1:1/db"
+        let worker = try await ChildProcess.run(arguments: ["worker", "--bundle-ids", "x", "--receipt-check", "off", "--database-url", unreachable],
+                                                timeout: .seconds(20))
+        #expect(worker.status == 78)
+        #expect(worker.stderr.contains("--app-apple-id"), "\(worker.stderr)")
+        let api = try await ChildProcess.run(arguments: ["api", "--bundle-ids", "x", "--receipt-check", "off", "--database-url", unreachable],
+                                             environment: ["RECEIPTQ_API_TOKENS": String(repeating: "ab", count: 32)], timeout: .seconds(20))
+        #expect(api.status == 78)
+        #expect(api.stderr.contains("--app-apple-id"), "\(api.stderr)")
+    }
+
     @Test func theDatabaseURLCanComeFromAFileAsContainersHandSecretsOver() async throws {
         // A database of its own, migrated: `stats` reads the ops views (the server's default
         // database is migrated only when `./Deploy/dev` has run).

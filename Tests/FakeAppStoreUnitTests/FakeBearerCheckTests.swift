@@ -11,9 +11,10 @@ struct FakeBearerCheckTests {
     let now = Date(timeIntervalSince1970: 1_700_000_000)
 
     struct Claims: Encodable {
-        var iss = "issuer-1"
-        var iat: Int64 = 1_700_000_000 - 60
-        var exp: Int64 = 1_700_000_000 + 1_140
+        var iss: String? = "issuer-1"
+        /// Apple's own libraries leave `iat` out; `nil` encodes no `iat` claim at all.
+        var iat: Int64? = 1_700_000_000 - 60
+        var exp: Int64? = 1_700_000_000 + 1_140
         var aud = "appstoreconnect-v1"
         var bid = "com.example.app"
     }
@@ -93,15 +94,42 @@ struct FakeBearerCheckTests {
 
     @Test func aTokenLivingOverAnHourIsRefused() throws {
         var claims = Claims()
-        claims.exp = claims.iat + 3_601
+        claims.exp = claims.iat! + 3_601
         #expect(check("Bearer " + (try token(claims))) == .refused("lifetime over an hour"))
     }
 
     @Test func aTokenIssuedInTheFutureBeyondTheSkewIsRefused() throws {
         var claims = Claims()
         claims.iat = 1_700_000_000 + 120
-        claims.exp = claims.iat + 600
+        claims.exp = claims.iat! + 600
         #expect(check("Bearer " + (try token(claims))) == .refused("issued in the future"))
+    }
+
+    /// Apple's App Store Server Library (Python, 3.1) signs `iss`, `aud`, `exp` (now + 5 min) and
+    /// `bid`, and no `iat`; Apple accepts it, so the fake must.
+    @Test func aTokenWithoutIatAsApplesLibrariesSignItIsAccepted() throws {
+        var claims = Claims()
+        claims.iat = nil
+        claims.exp = 1_700_000_000 + 300
+        #expect(check("Bearer " + (try token(claims)), issuer: "issuer-1") == .accepted)
+    }
+
+    @Test func withoutIatTheExpiryMayNotLieMoreThanAnHourAhead() throws {
+        var claims = Claims()
+        claims.iat = nil
+        claims.exp = 1_700_000_000 + 3_600 + 61
+        #expect(check("Bearer " + (try token(claims))) == .refused("expires more than an hour ahead"))
+        claims.exp = 1_700_000_000 - 1
+        #expect(check("Bearer " + (try token(claims))) == .refused("expired"))
+    }
+
+    @Test func noExpiryOrNoIssuerIsRefused() throws {
+        var claims = Claims()
+        claims.exp = nil
+        #expect(check("Bearer " + (try token(claims))) == .refused("exp missing"))
+        claims = Claims()
+        claims.iss = nil
+        #expect(check("Bearer " + (try token(claims))) == .refused("iss missing"))
     }
 
     @Test func anotherIssuerIsRefusedWhenOneIsConfigured() throws {

@@ -54,6 +54,22 @@ struct BearerTokenTests {
         }
     }
 
+    /// Apple's own libraries sign no `iat`: such a token passes the check (and meets the endpoint's
+    /// own 404 for an unknown transaction), as it does at Apple.
+    @Test func aTokenWithoutIatAsApplesLibrariesSignItIsAccepted() async throws {
+        struct Claims: Encodable {
+            var iss = "issuer-1", aud = "appstoreconnect-v1", bid = ServerAPIFixture.bundleId
+            var exp = Int64(Date().timeIntervalSince1970) + 300
+        }
+        try await withServerAPIFixture { fixture in
+            let jwt = try ES256JWSSigner(privateKey: fixture.key, header: JWSHeader(kid: "KEY1", typ: "JWT")).sign(Claims())
+            let response = try await fixture.http.send(.get, url: fixture.fake.serverAPIProductionURL + "/inApps/v1/transactions/1",
+                                                       headers: ["Authorization": "Bearer " + jwt])
+            #expect(response.status == 404)
+            #expect(fixture.fake.stats.snapshot().outcomes["api.get_transaction_info.404"] == 1)
+        }
+    }
+
     @Test func noTokenAtAllIsUnauthorized() async throws {
         try await withServerAPIFixture { fixture in
             let response = try await fixture.http.send(.get, url: fixture.fake.serverAPIProductionURL + "/inApps/v1/transactions/1")

@@ -151,12 +151,12 @@ struct ServerAPIClientTests {
         try await withServerAPIFixture { fixture in
             let purchase = try fixture.buy()
             let client = try fixture.client()
-            let token = UUID()
             try await client.sendConsumptionInformation(transactionId: purchase.transactionId,
-                                                        ConsumptionRequest(consumptionStatus: 3, appAccountToken: token))
+                                                        ConsumptionRequest(consumptionPercentage: 25_000, refundPreference: .decline))
             let report = try #require(fixture.fake.serverAPI.consumptionReports().first)
             #expect(report.transactionId == purchase.transactionId)
-            #expect(report.body.contains(token.uuidString.lowercased()))
+            #expect(report.version == 2, "Send Consumption Information v2, not Apple's deprecated v1")
+            #expect(report.body.contains(#""refundPreference":"DECLINE""#))
             let refused = await serverAPIError {
                 try await client.sendConsumptionInformation(transactionId: purchase.transactionId, ConsumptionRequest(customerConsented: false))
             }

@@ -27,7 +27,7 @@ struct ServerAPICommandTests {
         try await withServerAPIFixture { fixture in
             let purchase = try fixture.buy(environment: "Sandbox")
             let (key, root) = try Self.files(fixture)
-            let run = try await ChildProcess.run(arguments: ["server-api", "lookup", purchase.transactionId, "--signed-data-root", root],
+            let run = try await ChildProcess.run(arguments: ["server-api", "lookup", purchase.transactionId, "--signed-data-root", root, "--trust-test-roots"],
                                                  environment: Self.environment(fixture, key: key))
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stdout.contains("\"transactionId\" : \"\(purchase.transactionId)\""))
@@ -51,7 +51,7 @@ struct ServerAPICommandTests {
     @Test func aMissingTransactionIsOneClearLine() async throws {
         try await withServerAPIFixture { fixture in
             let (key, root) = try Self.files(fixture)
-            let run = try await ChildProcess.run(arguments: ["server-api", "lookup", "404404", "--signed-data-root", root],
+            let run = try await ChildProcess.run(arguments: ["server-api", "lookup", "404404", "--signed-data-root", root, "--trust-test-roots"],
                                                  environment: Self.environment(fixture, key: key))
             #expect(run.status != 0)
             #expect(run.stderr.contains("not found in production or the sandbox"), "\(run.stderr)")

@@ -206,11 +206,11 @@ struct NotificationTests {
             let reports = pipeline.fake.serverAPI.consumptionReports()
             #expect(reports.map(\.transactionId) == [coinsYes.transactionId], "Apple hears only of the consenting user's purchase")
             let body = try #require(reports.first.flatMap { try? JSONSerialization.jsonObject(with: Data($0.body.utf8)) as? [String: Any] })
+            #expect(reports.first?.version == 2, "Send Consumption Information v2")
             #expect(body["customerConsented"] as? Bool == true)
-            #expect(body["deliveryStatus"] as? Int == 0, "granted and not revoked: delivered")
-            #expect(body["platform"] as? Int == 1)
-            #expect(body["accountTenure"] as? Int == 1, "a customer since today")
-            #expect(body["consumptionStatus"] as? Int == 0, "how much was consumed is the backend's to know: undeclared")
+            #expect(body["deliveryStatus"] as? String == "DELIVERED", "granted and not revoked: delivered")
+            #expect(body["refundPreference"] as? String == "DECLINE", "the responder's policy: decline what was delivered")
+            #expect(body["consumptionPercentage"] == nil, "how much was consumed is the backend's to know: not declared")
             try await responder.stop()
             try await notifications.stop()
             try await runner.stop()
@@ -268,7 +268,7 @@ struct NotificationTests {
             let result = try await ChildProcess.run(arguments: [
                 "notifications", "test", "--database-url", try await pipeline.database.connectionString(as: .worker),
                 "--app-store-key-file", key.path, "--app-store-key-id", "KEY1", "--app-store-issuer-id", "issuer-1",
-                "--bundle-id", StoreKitPipeline.bundleId, "--signed-data-root", root.path,
+                "--bundle-id", StoreKitPipeline.bundleId, "--signed-data-root", root.path, "--trust-test-roots",
                 "--server-api-production-url", pipeline.fake.serverAPIProductionURL, "--server-api-sandbox-url", pipeline.fake.serverAPISandboxURL,
                 "--wait", "30s",
             ], timeout: .seconds(60))

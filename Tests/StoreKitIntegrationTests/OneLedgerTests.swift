@@ -19,7 +19,7 @@ struct OneLedgerTests {
     func receiptAndSignedTransaction() async throws {
         try await withPipeline { pipeline in
             let runner = try pipeline.startRunner(serverAPI: false)
-            let receipts = pipeline.startReceiptWorker()
+            let receipts = try pipeline.startReceiptWorker()
             let purchase = try pipeline.buy("com.example.pro", type: .nonConsumable)
             let viaReceipt = try await pipeline.post("/v1/receipts", [
                 "receipt_data": Self.receipt([(purchase.transactionId, purchase.originalTransactionId, purchase.productId)]),
@@ -76,7 +76,7 @@ struct OneLedgerTests {
     @Test("a receipt submitted with the order's app_account_token fulfils that order")
     func receiptWithToken() async throws {
         try await withPipeline { pipeline in
-            let receipts = pipeline.startReceiptWorker()
+            let receipts = try pipeline.startReceiptWorker()
             _ = try await pipeline.post("/v1/orders", ["order_id": "o-older", "user_id": "u1", "product_id": "com.example.gems"])
             let order = try await pipeline.post("/v1/orders", ["order_id": "o-token", "user_id": "u1", "product_id": "com.example.gems"])
             let token = try #require(order.json["app_account_token"] as? String)

@@ -50,7 +50,7 @@ struct OwnershipTests {
     @Test("a receipt replayed under another account reads owned_by_another_user; the owner's resubmission is the same job")
     func receiptReplays() async throws {
         try await withPipeline { pipeline in
-            let receipts = pipeline.startReceiptWorker()
+            let receipts = try pipeline.startReceiptWorker()
             let purchase = try pipeline.buy("com.example.pro", type: .nonConsumable)
             let receipt = OneLedgerTests.receipt([(purchase.transactionId, purchase.originalTransactionId, purchase.productId)])
             let body: (String) -> [String: Any] = { ["receipt_data": receipt, "transaction_id": purchase.transactionId, "user_id": $0] }

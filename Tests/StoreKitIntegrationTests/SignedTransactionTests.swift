@@ -2,6 +2,7 @@ import AppleSignedData
 import AppleTestPKI
 import FakeAppStore
 import Foundation
+import ReceiptQueue
 import Testing
 
 /// StoreKit 2 purchases over HTTP: `POST /v1/transactions` with `transaction.jwsRepresentation`,
@@ -99,6 +100,26 @@ struct SignedTransactionTests {
             let entitlements = try await pipeline.get("/v1/users/u1/entitlements").json
             #expect((entitlements["entitlements"] as? [Any])?.isEmpty == true)
             try await runner.stop()
+        }
+    }
+
+    @Test("a worker that trusts test roots (--trust-test-roots) marks every grant it makes; one that trusts Apple's marks none")
+    func grantsUnderTestRootsAreMarked() async throws {
+        try await withPipeline { pipeline in
+            let test = try pipeline.startRunner(serverAPI: false, ownership: OwnershipPolicy(testRoots: true))
+            let first = try pipeline.buy("com.example.coins", type: .consumable)
+            #expect(try await pipeline.final(try #require(try await pipeline.submit(signed: pipeline.signed(first), user: "u1").id))["verdict"]
+                    as? String == "delivered")
+            try await test.stop()
+            let apple = try pipeline.startRunner(serverAPI: false)
+            let second = try pipeline.buy("com.example.coins", type: .consumable)
+            #expect(try await pipeline.final(try #require(try await pipeline.submit(signed: pipeline.signed(second), user: "u1").id))["verdict"]
+                    as? String == "delivered")
+            try await apple.stop()
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.grants WHERE signed_under = 'test-roots' AND transaction_id = $1",
+                                             [first.transactionId]) == 1)
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.grants WHERE signed_under = 'apple' AND transaction_id = $1",
+                                             [second.transactionId]) == 1)
         }
     }
 

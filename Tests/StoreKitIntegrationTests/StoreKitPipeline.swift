@@ -53,9 +53,11 @@ final class StoreKitPipeline: Sendable {
         self.keyPEM = keyPEM
     }
 
+    /// `receiptCheck`: the API verifies receipts locally against the fake's root before storing
+    /// them (`receiptq api --receipt-check local`, the command's default).
     static func start(outages: [FakeOutage] = [], serverAPI change: (inout FakeServerAPIConfiguration) -> Void = { _ in },
                       api configure: (inout APIConfiguration) -> Void = { _ in },
-                      notificationsToAPI: Bool = false) async throws -> StoreKitPipeline {
+                      notificationsToAPI: Bool = false, receiptCheck: Bool = false) async throws -> StoreKitPipeline {
         let key = P256.Signing.PrivateKey()
         // Apple POSTs notifications to the URL registered in App Store Connect: here, the API
         // about to start on this port.
@@ -74,6 +76,12 @@ final class StoreKitPipeline: Sendable {
         var settings = APIConfiguration(port: 0, tokens: try TokenDigests(hexList: [token, trustedToken].map(TokenDigests.hexDigest).joined(separator: ",")),
                                         trustedClaimTokens: [1], poolSize: 4)
         settings.signedTransactions = try SignedTransactionVerifier(trustedRoots: roots, bundleIds: [bundleId])
+        // The fake's CA stands in for Apple's root, as the command's quarantine trusts Apple's.
+        settings.notificationQuarantine = try NotificationQuarantine(configuredRoots: roots, appleRoots: roots)
+        if receiptCheck {
+            settings.receiptCheck = try AppReceiptVerifier(configuration: .init(trustedRoots: roots, bundleIds: [bundleId],
+                                                                                environments: [.production, .sandbox]))
+        }
         configure(&settings)
         var logger = Logger(label: "sk2-api")
         logger.logLevel = .error
@@ -190,16 +198,21 @@ final class StoreKitPipeline: Sendable {
             configuration: configuration, pool: workerPool, database: asWorker,
             checker: TransactionChecker(verifier: try SignedTransactionVerifier(trustedRoots: roots, bundleIds: [Self.bundleId]),
                                         serverAPI: clients, confirmSignedTransactions: confirmSignedTransactions,
-                                        localReceipts: receiptsThroughServerAPI ? try AppReceiptVerifier(configuration: .init(
-                                            trustedRoots: roots, bundleIds: [Self.bundleId], environments: [.production, .sandbox])) : nil,
+                                        localReceipts: receiptsThroughServerAPI ? try receiptVerifier() : nil,
                                         receipts: VerifyReceiptClient(httpClient: http, configuration: VerifyReceiptClientConfiguration(
                                             productionURL: fake.productionURL, sandboxURL: fake.sandboxURL))),
             lifecycle: JobLifecycle(), logger: logger)
         return RunningService(runner, logger: logger, pools: [workerPool, budgetPool], http: http)
     }
 
-    /// A verifyReceipt worker against the fake, for receipts.
-    func startReceiptWorker(name: String = "sk2-receipts") -> RunningService {
+    /// App receipts verified on this machine against the fake's root, as `--receipt-check local` does.
+    func receiptVerifier() throws -> AppReceiptVerifier {
+        try AppReceiptVerifier(configuration: .init(trustedRoots: roots, bundleIds: [Self.bundleId], environments: [.production, .sandbox]))
+    }
+
+    /// A verifyReceipt worker against the fake, for receipts; with `localReceipts`, each receipt is
+    /// verified on this machine first (`--receipt-check local`, the command's default).
+    func startReceiptWorker(name: String = "sk2-receipts", localReceipts: Bool = false) throws -> RunningService {
         var configuration = WorkerConfiguration(
             name: name, bundleIDs: [Self.bundleId], retry: RetryPolicy(baseDelay: .milliseconds(100), maxDelay: .seconds(1)),
             apple: VerifyReceiptClientConfiguration(productionURL: fake.productionURL, sandboxURL: fake.sandboxURL))
@@ -209,13 +222,15 @@ final class StoreKitPipeline: Sendable {
         let workerPool = PostgresPool(configuration: asWorker, size: 3, logger: Logger(label: "sk2-pool"))
         var logger = Logger(label: "sk2-receipts")
         logger.logLevel = .critical
+        let local = localReceipts ? try receiptVerifier() : nil
         let worker = ReceiptWorker(configuration: configuration, pool: workerPool, database: asWorker,
-                                   verifier: VerifyReceiptClient(httpClient: http, configuration: configuration.apple), logger: logger)
+                                   verifier: VerifyReceiptClient(httpClient: http, configuration: configuration.apple),
+                                   localReceipts: local, logger: logger)
         return RunningService(worker, logger: logger, pools: [workerPool], http: http)
     }
 
     /// `receiptq worker`'s notification runner: applies what the API committed, in Apple's order.
-    func startNotificationRunner(name: String = "sk2-notifications") throws -> RunningService {
+    func startNotificationRunner(name: String = "sk2-notifications", bundleIds: Set<String> = [StoreKitPipeline.bundleId]) throws -> RunningService {
         let workerPool = PostgresPool(configuration: asWorker, size: 2, logger: Logger(label: "sk2-pool"))
         var logger = Logger(label: "sk2-notifications")
         logger.logLevel = .critical
@@ -223,20 +238,20 @@ final class StoreKitPipeline: Sendable {
             configuration: NotificationRunner.Configuration(name: name, lease: .seconds(30), pollInterval: .milliseconds(200),
                                                             retry: NotificationRetryPolicy(initialDelay: .milliseconds(100), maxDelay: .seconds(1))),
             pool: workerPool, database: asWorker,
-            verifier: try SignedTransactionVerifier(trustedRoots: roots, bundleIds: [Self.bundleId]), logger: logger)
+            verifier: try SignedTransactionVerifier(trustedRoots: roots, bundleIds: bundleIds), logger: logger)
         return RunningService(runner, logger: logger, pools: [workerPool], http: HTTPClient())
     }
 
     /// `receiptq worker`'s consumption responder: answers CONSUMPTION_REQUESTs through the fake's
     /// App Store Server API when the user consented.
-    func startConsumptionResponder(name: String = "sk2-consumption") throws -> RunningService {
+    func startConsumptionResponder(name: String = "sk2-consumption", refundPreference: RefundPreferencePolicy = .decline) throws -> RunningService {
         let http = HTTPClient(configuration: HTTPClientConfiguration(defaultTimeout: .seconds(5)))
         let workerPool = PostgresPool(configuration: asWorker, size: 2, logger: Logger(label: "sk2-pool"))
         let budgetPool = PostgresPool(configuration: asWorker, size: 2, logger: Logger(label: "sk2-pool"))
         var logger = Logger(label: "sk2-consumption")
         logger.logLevel = .critical
         let responder = ConsumptionResponder(
-            configuration: ConsumptionResponder.Configuration(name: name, pollInterval: .milliseconds(200)),
+            configuration: ConsumptionResponder.Configuration(name: name, pollInterval: .milliseconds(200), refundPreference: refundPreference),
             pool: workerPool, clients: try serverAPIClients(http: http, budgetPool: budgetPool), logger: logger)
         return RunningService(responder, logger: logger, pools: [workerPool, budgetPool], http: http)
     }
@@ -297,8 +312,9 @@ struct RunningService {
 /// Runs `body` with a pipeline and stops it afterwards, whatever happens.
 func withPipeline<T>(outages: [FakeOutage] = [], serverAPI change: (inout FakeServerAPIConfiguration) -> Void = { _ in },
                      api configure: (inout APIConfiguration) -> Void = { _ in }, notificationsToAPI: Bool = false,
-                     _ body: (StoreKitPipeline) async throws -> T) async throws -> T {
-    let pipeline = try await StoreKitPipeline.start(outages: outages, serverAPI: change, api: configure, notificationsToAPI: notificationsToAPI)
+                     receiptCheck: Bool = false, _ body: (StoreKitPipeline) async throws -> T) async throws -> T {
+    let pipeline = try await StoreKitPipeline.start(outages: outages, serverAPI: change, api: configure, notificationsToAPI: notificationsToAPI,
+                                                    receiptCheck: receiptCheck)
     do {
         let value = try await body(pipeline)
         await pipeline.stop()

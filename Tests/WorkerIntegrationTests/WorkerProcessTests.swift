@@ -10,7 +10,7 @@ extension EndToEnd {
                      shutdownDeadline: String = "20s", adminPort: Int = 0, environment: [String: String] = [:]) throws -> ChildProcess {
         try ChildProcess(arguments: [
             "worker", "--database-url", workerURL, "--name", name,
-            "--concurrency", "\(concurrency)", "--bundle-ids", bundleID, "--receipt-check", "off",
+            "--concurrency", "\(concurrency)", "--bundle-ids", bundleID, "--app-apple-id", "1234567890", "--receipt-check", "off",
             "--apple-production-url", fake.productionURL, "--apple-sandbox-url", fake.sandboxURL,
             "--apple-timeout", appleTimeout, "--lease", lease, "--poll-interval", "500ms",
             "--shutdown-deadline", shutdownDeadline, "--admin-port", "\(adminPort)",

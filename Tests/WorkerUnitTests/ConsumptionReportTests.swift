@@ -29,29 +29,34 @@ struct ConsumptionReportTests {
         #expect(ConsumptionReport.decide(Self.lease(deadlineIn: -1), now: Self.now) == .expired)
     }
 
-    @Test("delivered when granted and not revoked; otherwise 'not delivered, other reasons'")
+    @Test("delivered when granted and not revoked; otherwise undelivered (other reasons); consumption never declared")
     func delivery() {
-        let table: [(granted: Bool, revoked: Bool, status: Int)] = [(true, false, 0), (true, true, 5), (false, false, 5)]
+        let table: [(granted: Bool, revoked: Bool, status: ConsumptionRequest.DeliveryStatus)] =
+            [(true, false, .delivered), (true, true, .undeliveredOther), (false, false, .undeliveredOther)]
         for row in table {
             guard case .send(let report) = ConsumptionReport.decide(Self.lease(granted: row.granted, revoked: row.revoked), now: Self.now) else {
                 Issue.record("not sent"); continue
             }
             #expect(report.deliveryStatus == row.status, "\(row)")
-            #expect(report.customerConsented && report.platform == 1 && report.consumptionStatus == 0 && report.playTime == 0)
+            #expect(report.customerConsented && !report.sampleContentProvided && report.consumptionPercentage == nil)
         }
     }
 
-    @Test("tenure and lifetime dollars in Apple's bands; unknown stays undeclared")
-    func bands() {
-        let tenure: [(Double?, Int)] = [(nil, 0), (1, 1), (5, 2), (12, 3), (60, 4), (120, 5), (300, 6), (400, 7)]
-        for (days, band) in tenure {
-            guard case .send(let report) = ConsumptionReport.decide(Self.lease(customerFor: days), now: Self.now) else { continue }
-            #expect(report.accountTenure == band, "\(String(describing: days)) days")
+    @Test("the operator's refund preference: decline only what was delivered, grant always, or none (the default)")
+    func refundPreference() {
+        let table: [(policy: RefundPreferencePolicy, delivered: ConsumptionRequest.RefundPreference?, undelivered: ConsumptionRequest.RefundPreference?)] = [
+            (.decline, .decline, nil), (.grant, .grantFull, .grantFull), (.noPreference, nil, nil),
+        ]
+        for row in table {
+            for (granted, expected) in [(true, row.delivered), (false, row.undelivered)] {
+                guard case .send(let report) = ConsumptionReport.decide(Self.lease(granted: granted), policy: row.policy, now: Self.now) else {
+                    Issue.record("not sent"); continue
+                }
+                #expect(report.refundPreference == expected, "\(row.policy) granted=\(granted)")
+            }
         }
-        let dollars: [(Double, Int)] = [(0, 1), (0.99, 2), (75, 3), (250, 4), (999, 5), (1500, 6), (2500, 7)]
-        for (amount, band) in dollars {
-            guard case .send(let report) = ConsumptionReport.decide(Self.lease(purchased: amount, refunded: amount), now: Self.now) else { continue }
-            #expect(report.lifetimeDollarsPurchased == band && report.lifetimeDollarsRefunded == band, "$\(amount)")
-        }
+        guard case .send(let byDefault) = ConsumptionReport.decide(Self.lease(), now: Self.now) else { Issue.record("not sent"); return }
+        #expect(byDefault.refundPreference == nil)
+        #expect(RefundPreferencePolicy(rawValue: "no-preference") == .noPreference)
     }
 }

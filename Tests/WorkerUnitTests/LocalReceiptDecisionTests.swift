@@ -43,7 +43,7 @@ struct LocalReceiptDecisionTests {
         // A new reason must be placed deliberately: the switch is exhaustive, and this counts both sides.
         let proofs = AppReceiptVerificationError.Reason.allCases.filter(\.provesNotAnAppleReceiptOfOurs)
         #expect(proofs.count == 13)
-        #expect(AppReceiptVerificationError.Reason.allCases.count - proofs.count == 12)
+        #expect(AppReceiptVerificationError.Reason.allCases.count - proofs.count == 13)
     }
 
     @Test func aVerifiedReceiptGoesToVerifyReceiptMarkedLocallyValid() {

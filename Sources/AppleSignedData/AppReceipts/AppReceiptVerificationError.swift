@@ -62,6 +62,9 @@ public struct AppReceiptVerificationError: Error, Sendable, Hashable, CustomStri
         case bundleIdMismatch
         /// The receipt type is missing, unknown, or names an environment not configured.
         case environmentMismatch
+        /// An iOS 6 transaction receipt (`TransactionReceipt`) of one of our apps: its signer's
+        /// chain cannot be completed here, so Apple's verifyReceipt decides. Never a refusal.
+        case transactionReceipt
 
         /// A short phrase for `description`.
         var summary: String {
@@ -91,6 +94,7 @@ public struct AppReceiptVerificationError: Error, Sendable, Hashable, CustomStri
             case .certificateNotYetValid: "certificate not yet valid at creation date"
             case .bundleIdMismatch: "bundle id mismatch"
             case .environmentMismatch: "environment mismatch"
+            case .transactionReceipt: "an iOS 6 transaction receipt (Apple verifies it)"
             }
         }
     }

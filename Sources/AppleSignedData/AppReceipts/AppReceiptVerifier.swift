@@ -54,6 +54,7 @@ public final class AppReceiptVerifier: Sendable {
 
     /// Verifies a receipt given as its BER/DER bytes and decodes it.
     public func verify(der bytes: [UInt8]) async throws -> AppReceiptContents {
+        if TransactionReceipt.hasItsShape(bytes) { try sortTransactionReceipt(bytes) }
         let signedData = try CMSSignedData(der: bytes, limits: configuration.limits)
         let cacheKey = ReceiptChainCache.key(for: signedData)
         let cached = cache.entry(for: cacheKey)
@@ -104,5 +105,19 @@ public final class AppReceiptVerifier: Sendable {
             }
             throw AppReceiptVerificationError(reason, error.detail)
         }
+    }
+
+    /// An iOS 6 transaction receipt cannot be verified here (its blob carries the signer but not
+    /// the intermediate to Apple's root): one of our apps' is Apple's to decide
+    /// (`.transactionReceipt`); another app's is not ours, genuine or forged (`.bundleIdMismatch`);
+    /// bytes of its outer shape that are not one are not Apple's at all.
+    private func sortTransactionReceipt(_ bytes: [UInt8]) throws -> Never {
+        guard let receipt = TransactionReceipt(bytes: bytes, maximumBytes: configuration.limits.maximumBytes) else {
+            throw AppReceiptVerificationError(.malformedEncoding, "neither PKCS #7 nor an iOS 6 transaction receipt")
+        }
+        guard let bundleId = receipt.bundleId, configuration.bundleIds.contains(bundleId) else {
+            throw AppReceiptVerificationError(.bundleIdMismatch, "an iOS 6 transaction receipt of another app")
+        }
+        throw AppReceiptVerificationError(.transactionReceipt, "verified by Apple's verifyReceipt")
     }
 }

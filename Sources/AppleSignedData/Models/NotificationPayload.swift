@@ -1,7 +1,10 @@
 import Foundation
 
 /// A decoded App Store Server Notification V2 (`{"signedPayload": JWS}`). The transaction and
-/// renewal info inside `data` are JWS themselves and must be verified on their own.
+/// renewal info inside `data` (and the app transaction inside `appData`) are JWS themselves and
+/// must be verified on their own. Which app and environment it is for lives, by type, in `data`,
+/// `summary` (RENEWAL_EXTENSION SUMMARY), `externalPurchaseToken` (EXTERNAL_PURCHASE_TOKEN) or
+/// `appData` (RESCIND_CONSENT) — read in that order, as Apple's libraries read them.
 public struct NotificationPayload: SignedPayload, Codable, Hashable {
     /// For example `REFUND`, `REVOKE`, `DID_RENEW`, `EXPIRED`, `CONSUMPTION_REQUEST`, `TEST`.
     public var notificationType: String?
@@ -13,10 +16,16 @@ public struct NotificationPayload: SignedPayload, Codable, Hashable {
     public var data: NotificationData?
     /// Present instead of `data` for summaries of subscription renewal date extensions.
     public var summary: NotificationSummary?
+    /// Present instead of `data` for EXTERNAL_PURCHASE_TOKEN.
+    public var externalPurchaseToken: ExternalPurchaseToken?
+    /// Present instead of `data` for RESCIND_CONSENT.
+    public var appData: NotificationAppData?
 
-    public var bundleId: String? { data?.bundleId ?? summary?.bundleId }
-    public var environment: AppStoreEnvironment? { data?.environment ?? summary?.environment }
-    public var appAppleId: Int64? { data?.appAppleId ?? summary?.appAppleId }
+    public var bundleId: String? { data?.bundleId ?? summary?.bundleId ?? externalPurchaseToken?.bundleId ?? appData?.bundleId }
+    public var environment: AppStoreEnvironment? {
+        data?.environment ?? summary?.environment ?? externalPurchaseToken?.environment ?? appData?.environment
+    }
+    public var appAppleId: Int64? { data?.appAppleId ?? summary?.appAppleId ?? externalPurchaseToken?.appAppleId ?? appData?.appAppleId }
     public static var requiredClaims: SignedPayloadClaims { [.bundleId, .environment, .appAppleId] }
 
     public init() {}
@@ -30,6 +39,48 @@ public struct NotificationPayload: SignedPayload, Codable, Hashable {
         signedDate = c.lenient(.signedDate)
         data = c.lenient(.data)
         summary = c.lenient(.summary)
+        externalPurchaseToken = c.lenient(.externalPurchaseToken)
+        appData = c.lenient(.appData)
+    }
+}
+
+/// EXTERNAL_PURCHASE_TOKEN's payload: a token the app's External Purchase link created. It names
+/// no environment; Apple's libraries read a sandbox one by its id's `SANDBOX` prefix.
+public struct ExternalPurchaseToken: Codable, Hashable, Sendable {
+    public var externalPurchaseId: String?
+    public var tokenCreationDate: Int64?
+    public var appAppleId: Int64?
+    public var bundleId: String?
+
+    public var environment: AppStoreEnvironment { externalPurchaseId?.hasPrefix("SANDBOX") == true ? .sandbox : .production }
+
+    public init() {}
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        externalPurchaseId = c.lenient(.externalPurchaseId)
+        tokenCreationDate = c.lenient(.tokenCreationDate)
+        appAppleId = c.lenient(.appAppleId)
+        bundleId = c.lenient(.bundleId)
+    }
+}
+
+/// RESCIND_CONSENT's payload: the app, and the customer's signed app transaction.
+public struct NotificationAppData: Codable, Hashable, Sendable {
+    public var appAppleId: Int64?
+    public var bundleId: String?
+    public var environment: AppStoreEnvironment?
+    /// A JWS: verify it as an `AppTransactionPayload`.
+    public var signedAppTransactionInfo: String?
+
+    public init() {}
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        appAppleId = c.lenient(.appAppleId)
+        bundleId = c.lenient(.bundleId)
+        environment = c.lenient(.environment)
+        signedAppTransactionInfo = c.lenient(.signedAppTransactionInfo)
     }
 }
 

@@ -31,6 +31,15 @@ public final class SignedDataVerifier: Sendable {
 
     /// Verifies `jws` and decodes its payload as `Payload`.
     public func verify<Payload: SignedPayload>(_ jws: String, as type: Payload.Type = Payload.self) async throws -> Payload {
+        let payload = try await verifySignature(jws, as: type)
+        try configuration.checkClaims(of: payload)
+        return payload
+    }
+
+    /// Steps 1–3 only: who signed `jws` (the signature, and the chain to a configured root), not
+    /// whom it is for. For telling Apple's payload for another configuration from a forgery
+    /// (`NotificationQuarantine`); never enough to act on.
+    public func verifySignature<Payload: SignedPayload>(_ jws: String, as type: Payload.Type = Payload.self) async throws -> Payload {
         let token = try CompactJWS(jws)
         let now = configuration.now()
         let cacheKey = VerifiedChainCache.Key(header: token.headerSegment)
@@ -58,7 +67,6 @@ public final class SignedDataVerifier: Sendable {
             }
             cache.insert(.init(leafKey: validated.leafKey, notBefore: validated.notBefore, notAfter: validated.notAfter, recheckAfter: recheckAfter(now)), for: cacheKey)
         }
-        try configuration.checkClaims(of: payload)
         return payload
     }
 

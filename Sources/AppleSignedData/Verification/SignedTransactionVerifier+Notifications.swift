@@ -10,6 +10,8 @@ public struct VerifiedNotification: Sendable, Hashable {
     /// `data.signedTransactionInfo` as Apple signed it: a purchase it reports is queued as this.
     public var signedTransactionInfo: String?
     public var renewal: RenewalInfoPayload?
+    /// RESCIND_CONSENT: the customer's signed app transaction (`appData.signedAppTransactionInfo`).
+    public var appTransaction: AppTransactionPayload?
 
     public init(payload: NotificationPayload, environment: AppStoreEnvironment, transaction: TransactionPayload? = nil,
                 signedTransactionInfo: String? = nil, renewal: RenewalInfoPayload? = nil) {
@@ -41,6 +43,9 @@ extension SignedTransactionVerifier {
         }
         if let jws = payload.data?.signedRenewalInfo {
             verified.renewal = try await verifier.verifyRenewalInfo(jws)
+        }
+        if let jws = payload.appData?.signedAppTransactionInfo {
+            verified.appTransaction = try await verifier.verify(jws, as: AppTransactionPayload.self)
         }
         return verified
     }

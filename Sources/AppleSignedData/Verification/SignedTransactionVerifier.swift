@@ -10,12 +10,15 @@ public struct SignedTransactionVerifier: Sendable {
     /// nil when sandbox purchases are refused.
     public let sandbox: SignedDataVerifier?
 
+    /// - Parameter revocationChecking: online revocation checks for both environments (default off).
     public init(trustedRoots: [Certificate] = [AppleRootCertificates.appleRootCAG3], bundleIds: Set<String>,
-                appAppleId: Int64? = nil, acceptSandbox: Bool = true) throws {
+                appAppleId: Int64? = nil, acceptSandbox: Bool = true, revocationChecking: SignedDataVerifier.RevocationChecking = .off) throws {
         production = try SignedDataVerifier(configuration: .init(trustedRoots: trustedRoots, bundleIds: bundleIds,
-                                                                 environment: .production, appAppleId: appAppleId))
+                                                                 environment: .production, appAppleId: appAppleId,
+                                                                 revocationChecking: revocationChecking))
         sandbox = acceptSandbox
-            ? try SignedDataVerifier(configuration: .init(trustedRoots: trustedRoots, bundleIds: bundleIds, environment: .sandbox))
+            ? try SignedDataVerifier(configuration: .init(trustedRoots: trustedRoots, bundleIds: bundleIds, environment: .sandbox,
+                                                          revocationChecking: revocationChecking))
             : nil
     }
 

@@ -16,10 +16,13 @@ public struct AdminServer: Service {
     public let logger: Logger
     /// Called with the bound port once it listens (port 0 picks a free one: tests).
     public var onListening: @Sendable (Int) async -> Void
+    /// Facts `/readyz` shows besides its status, e.g. the trusted roots (`TrustedRoots.readinessFacts`).
+    public var facts: [String: String]
 
     /// - Parameter readiness: nil answers `/readyz` as `/healthz` does.
     public init(configuration: AdminConfiguration, registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), readiness: ReadinessProbe?,
-                logger: Logger, onListening: @escaping @Sendable (Int) async -> Void = { _ in }) {
+                logger: Logger, facts: [String: String] = [:], onListening: @escaping @Sendable (Int) async -> Void = { _ in }) {
+        self.facts = facts
         self.configuration = configuration
         self.registry = registry
         self.readiness = readiness
@@ -29,7 +32,7 @@ public struct AdminServer: Service {
 
     public func run() async throws {
         let process = ProcessMetrics(registry: registry)
-        let registry = self.registry, readiness = self.readiness
+        let registry = self.registry, readiness = self.readiness, facts = self.facts
         let router = Router()
         router.get("metrics") { _, _ in
             process.update()
@@ -39,8 +42,8 @@ public struct AdminServer: Service {
         router.get("healthz") { _, _ in Self.json(.ok, ["status": "ok"]) }
         router.get("readyz") { _, _ in
             let answer = await readiness?.check() ?? .ready
-            return answer.isReady ? Self.json(.ok, ["status": "ready"])
-                : Self.json(.serviceUnavailable, ["status": "not ready", "reason": answer.reason ?? ""], retryAfter: 1)
+            return answer.isReady ? Self.json(.ok, facts.merging(["status": "ready"]) { $1 })
+                : Self.json(.serviceUnavailable, facts.merging(["status": "not ready", "reason": answer.reason ?? ""]) { $1 }, retryAfter: 1)
         }
         let logger = self.logger, onListening = self.onListening
         let app = Application(

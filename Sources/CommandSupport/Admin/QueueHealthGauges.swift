@@ -45,6 +45,7 @@ public struct QueueHealthGauges: Service {
 
     struct Gauges: Sendable {
         let queued, ready, verifying, timedOut, expiredLeases, retrying, failed, oldestReady, notifyQueue, pending, deliveriesFailed: Gauge
+        let notificationsQuarantined, notificationsFailed: Gauge
 
         init(registry: PrometheusCollectorRegistry) {
             func gauge(_ name: String, _ help: String, _ labels: [(String, String)] = []) -> Gauge {
@@ -63,6 +64,9 @@ public struct QueueHealthGauges: Service {
                                 "PostgreSQL's NOTIFY queue in use, 0 to 1: at 1 every enqueue and completion fails.")
             pending = gauge("receiptq_scheduler_webhook_deliveries_pending", "Webhook deliveries queued or being delivered.")
             deliveriesFailed = gauge("receiptq_scheduler_webhook_deliveries_failed", "Webhook deliveries given up, re-drivable (receiptq webhooks redrive).")
+            let notifications = "App Store Server Notifications kept but not applied, by state: quarantined (Apple's, refused by the API's configuration) or failed; re-drivable (receiptq notifications redrive)."
+            notificationsQuarantined = gauge("receiptq_scheduler_notifications_unapplied", notifications, [("state", "quarantined")])
+            notificationsFailed = gauge("receiptq_scheduler_notifications_unapplied", notifications, [("state", "failed")])
         }
 
         func set(_ health: ReadQueueHealth.Health) {
@@ -77,6 +81,8 @@ public struct QueueHealthGauges: Service {
             notifyQueue.set(health.notifyQueueUsage)
             pending.set(Double(health.deliveriesPending))
             deliveriesFailed.set(Double(health.deliveriesFailed))
+            notificationsQuarantined.set(Double(health.notificationsQuarantined))
+            notificationsFailed.set(Double(health.notificationsFailed))
         }
     }
 }

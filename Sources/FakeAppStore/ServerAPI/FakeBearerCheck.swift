@@ -6,9 +6,10 @@ import Foundation
 ///
 /// Refused (each with its own reason, for tests and the fake's log): no bearer token; not three
 /// base64url segments; header `alg` not ES256; a `kid` naming no configured key; a signature no
-/// configured key verifies; `aud` not `appstoreconnect-v1`; `bid` not the app; `iss` not the
-/// configured issuer; `exp` passed; `iat` in the future beyond the allowed skew; a lifetime
-/// (`exp − iat`) over an hour.
+/// configured key verifies; `aud` not `appstoreconnect-v1`; `bid` not the app; no `iss`, or not
+/// the configured issuer; `exp` missing or passed; `exp` more than an hour (plus the allowed skew)
+/// ahead; and, when the token has an `iat` (Apple's own libraries leave it out, and Apple accepts
+/// that), `iat` in the future beyond the allowed skew or a lifetime (`exp − iat`) over an hour.
 public enum FakeBearerCheck {
     public enum Verdict: Sendable, Equatable {
         case accepted
@@ -40,12 +41,17 @@ public enum FakeBearerCheck {
         }
         guard claims["aud"] as? String == audience else { return .refused("aud is not \(audience)") }
         guard claims["bid"] as? String == bundleId else { return .refused("bid is not \(bundleId)") }
-        if let issuerId, claims["iss"] as? String != issuerId { return .refused("iss is not the configured issuer") }
-        guard let exp = number(claims["exp"]), let iat = number(claims["iat"]) else { return .refused("exp or iat missing") }
+        guard let issuer = claims["iss"] as? String, !issuer.isEmpty else { return .refused("iss missing") }
+        if let issuerId, issuer != issuerId { return .refused("iss is not the configured issuer") }
+        guard let exp = number(claims["exp"]) else { return .refused("exp missing") }
         let nowSeconds = now.timeIntervalSince1970
         guard exp > nowSeconds else { return .refused("expired") }
-        guard iat <= nowSeconds + allowedSkew else { return .refused("issued in the future") }
-        guard exp - iat <= 3_600 else { return .refused("lifetime over an hour") }
+        guard exp <= nowSeconds + 3_600 + allowedSkew else { return .refused("expires more than an hour ahead") }
+        if claims["iat"] != nil {
+            guard let iat = number(claims["iat"]) else { return .refused("iat is not a number") }
+            guard iat <= nowSeconds + allowedSkew else { return .refused("issued in the future") }
+            guard exp - iat <= 3_600 else { return .refused("lifetime over an hour") }
+        }
         return .accepted
     }
 

@@ -36,9 +36,30 @@ public struct FakePurchase: Codable, Sendable, Equatable {
     public var storefrontId: String
     /// Subscriptions: whether it renews (1) or the customer turned renewal off (0).
     public var autoRenewStatus: Int?
+    /// The order on the customer's App Store receipt (Look Up Order ID); several purchases may
+    /// share one. Each renewal is billed as a new order.
+    public var orderId: String
+    /// The customer's app download (Get App Transaction Info), one per customer and environment.
+    public var appTransactionId: String
+    /// Subscriptions: the renewal-date extensions granted (Extend a Subscription Renewal Date),
+    /// oldest first; Apple allows two within 365 days. Carried from period to period.
+    public var renewalExtensions: [FakeRenewalExtension]?
 
     public var isSubscription: Bool { type == FakeProductType.autoRenewable.rawValue }
     public var isRevoked: Bool { revocationDate != nil }
+}
+
+/// One renewal-date extension the fake granted a subscription.
+public struct FakeRenewalExtension: Codable, Sendable, Equatable {
+    public var requestIdentifier: String
+    public var extendByDays: Int
+    public var extendReasonCode: Int
+    /// When it was granted, milliseconds since 1970.
+    public var grantedAt: Int64
+    /// The expiry it moved the period to.
+    public var effectiveDate: Int64
+    /// Granted by Extend Subscription Renewal Dates for All Active Subscribers.
+    public var mass: Bool
 }
 
 /// The four product types, as Apple spells them, read from Apple's spelling or a short one.
@@ -100,10 +121,16 @@ public struct FakePurchaseRequest: Codable, Sendable, Equatable {
     public var purchaseDate: Int64?
     /// Send the notification Apple would (`ONE_TIME_CHARGE`, `SUBSCRIBED`). Default: true.
     public var notify: Bool?
+    /// Join this order of the same customer and environment (one receipt e-mail, several
+    /// purchases), or name a new one. Default: a new order id.
+    public var orderId: String?
+    /// The storefront's country code (ISO 3166-1 alpha-3). Default: USA.
+    public var storefront: String?
 
     public init(productId: String, type: String? = nil, environment: String? = nil, customer: String? = nil,
                 transactionId: String? = nil, appAccountToken: String? = nil, quantity: Int? = nil,
-                subscriptionGroupIdentifier: String? = nil, expiresInSeconds: Int64? = nil, purchaseDate: Int64? = nil, notify: Bool? = nil) {
+                subscriptionGroupIdentifier: String? = nil, expiresInSeconds: Int64? = nil, purchaseDate: Int64? = nil, notify: Bool? = nil,
+                orderId: String? = nil, storefront: String? = nil) {
         self.productId = productId
         self.type = type
         self.environment = environment
@@ -115,5 +142,7 @@ public struct FakePurchaseRequest: Codable, Sendable, Equatable {
         self.expiresInSeconds = expiresInSeconds
         self.purchaseDate = purchaseDate
         self.notify = notify
+        self.orderId = orderId
+        self.storefront = storefront
     }
 }

@@ -5,21 +5,27 @@ import Synchronization
 /// Transactions of both environments live here, each visible only through its own environment.
 /// Safe to share; every change is one locked step.
 public final class FakePurchases: Sendable {
-    private struct State {
+    struct State {
         var purchases: [FakePurchase] = []
         var index: [String: Int] = [:]   // "Production/2000000000000001" → position
         var nextTransaction: Int64 = 2_000_000_000_000_001
         var nextWebOrder: Int64 = 2_000_000_000_500_001
+        var nextOrder: Int64 = 1
+        /// "Production/customer-1" → the customer's app transaction id.
+        var appTransactions: [String: String] = [:]
+        var nextAppTransaction: Int64 = 7_000_000_000_000_001
+        /// Mass renewal-date extensions, "Production/productId/requestIdentifier" → status.
+        var massExtensions: [String: FakeMassExtension] = [:]
     }
 
-    private let state = Mutex(State())
-    private let now: @Sendable () -> Date
+    let state = Mutex(State())
+    let now: @Sendable () -> Date
 
     init(now: @escaping @Sendable () -> Date) {
         self.now = now
     }
 
-    private static func key(_ environment: FakeEnvironment, _ transactionId: String) -> String {
+    static func key(_ environment: FakeEnvironment, _ transactionId: String) -> String {
         environment.rawValue + "/" + transactionId
     }
 
@@ -39,6 +45,10 @@ public final class FakePurchases: Sendable {
         let quantity = request.quantity ?? 1
         guard (1...100).contains(quantity) else { throw FakeAdminError.badRequest("quantity must be 1-100") }
         if let seconds = request.expiresInSeconds, seconds <= 0 { throw FakeAdminError.badRequest("expiresInSeconds must be positive") }
+        let storefront = request.storefront ?? "USA"
+        guard Self.isCountryCode(storefront) else { throw FakeAdminError.badRequest("storefront must be three capital letters (ISO 3166-1 alpha-3)") }
+        if let orderId = request.orderId, !(1...64).contains(orderId.count) { throw FakeAdminError.badRequest("orderId must be 1-64 characters") }
+        let customer = request.customer ?? "customer-1"
         let purchasedAt = request.purchaseDate ?? Self.milliseconds(now())
         return try state.withLock { state in
             let transactionId = request.transactionId ?? Self.newTransactionId(&state)
@@ -46,19 +56,22 @@ public final class FakePurchases: Sendable {
             guard state.index[Self.key(environment, transactionId)] == nil else {
                 throw FakeAdminError(409, "transaction \(transactionId) exists")
             }
+            let orderId = try request.orderId.map { try Self.joinableOrder($0, customer: customer, environment: environment, in: state) }
+                ?? Self.newOrderId(&state)
             let subscription = type == .autoRenewable
             let purchase = FakePurchase(
                 transactionId: transactionId, originalTransactionId: transactionId,
                 webOrderLineItemId: subscription ? Self.allocate(&state.nextWebOrder) : nil,
                 productId: productId, type: type.rawValue,
                 subscriptionGroupIdentifier: subscription ? (request.subscriptionGroupIdentifier ?? "group-1") : nil,
-                customer: request.customer ?? "customer-1", environment: environment,
+                customer: customer, environment: environment,
                 purchaseDate: purchasedAt, originalPurchaseDate: purchasedAt,
                 expiresDate: subscription || type == .nonRenewing ? purchasedAt + (request.expiresInSeconds ?? 30 * 86_400) * 1_000 : nil,
                 quantity: quantity, appAccountToken: request.appAccountToken?.lowercased(), inAppOwnershipType: "PURCHASED",
                 revocationDate: nil, revocationReason: nil, transactionReason: "PURCHASE",
-                price: request.price ?? 990, currency: request.currency ?? "USD", storefront: "USA", storefrontId: "143441",
-                autoRenewStatus: subscription ? 1 : nil)
+                price: request.price ?? 990, currency: request.currency ?? "USD", storefront: storefront,
+                storefrontId: Self.storefrontId(storefront), autoRenewStatus: subscription ? 1 : nil, orderId: orderId,
+                appTransactionId: Self.appTransactionId(customer: customer, environment: environment, &state), renewalExtensions: nil)
             Self.insert(purchase, into: &state)
             return purchase
         }
@@ -83,6 +96,7 @@ public final class FakePurchases: Sendable {
             next.purchaseDate = start
             next.expiresDate = start + period * 1_000
             next.transactionReason = "RENEWAL"
+            next.orderId = Self.newOrderId(&state)
             Self.insert(next, into: &state)
             return next
         }
@@ -137,6 +151,9 @@ public final class FakePurchases: Sendable {
             shared.inAppOwnershipType = "FAMILY_SHARED"
             shared.appAccountToken = nil
             shared.purchaseDate = Self.milliseconds(now())
+            shared.orderId = Self.newOrderId(&state)
+            shared.appTransactionId = Self.appTransactionId(customer: customer, environment: environment, &state)
+            shared.renewalExtensions = nil
             Self.insert(shared, into: &state)
             return shared
         }
@@ -163,20 +180,20 @@ public final class FakePurchases: Sendable {
         state.withLock { $0.purchases }
     }
 
-    private static func insert(_ purchase: FakePurchase, into state: inout State) {
+    static func insert(_ purchase: FakePurchase, into state: inout State) {
         state.index[key(purchase.environment, purchase.transactionId)] = state.purchases.count
         state.purchases.append(purchase)
     }
 
     /// The next free id (an admin request may have taken one by naming it).
-    private static func newTransactionId(_ state: inout State) -> String {
+    static func newTransactionId(_ state: inout State) -> String {
         while true {
             let id = allocate(&state.nextTransaction)
             if FakeEnvironment.allCases.allSatisfy({ state.index[key($0, id)] == nil }) { return id }
         }
     }
 
-    private static func allocate(_ counter: inout Int64) -> String {
+    static func allocate(_ counter: inout Int64) -> String {
         defer { counter += 1 }
         return String(counter)
     }

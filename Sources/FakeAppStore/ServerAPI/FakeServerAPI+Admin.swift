@@ -5,15 +5,16 @@ import Foundation
 ///
 /// | request | does | notification |
 /// |---|---|---|
-/// | `POST /fake/admin/purchases` `FakePurchaseRequest` | buys | `ONE_TIME_CHARGE`, or `SUBSCRIBED`/`INITIAL_BUY` |
+/// | `POST /fake/admin/purchases` `FakePurchaseRequest` (`orderId` joins an order, `storefront`) | buys | `ONE_TIME_CHARGE`, or `SUBSCRIBED`/`INITIAL_BUY` |
 /// | `POST /fake/admin/renew` `{originalTransactionId, environment?, expiresInSeconds?}` | next period | `DID_RENEW` |
 /// | `POST /fake/admin/refund` `{transactionId, environment?, reason?}` | revokes | `REFUND` |
 /// | `POST /fake/admin/revoke` `{transactionId, environment?}` | revokes (family sharing ended) | `REVOKE` |
 /// | `POST /fake/admin/family-share` `{transactionId, customer, environment?}` | a `FAMILY_SHARED` copy | `ONE_TIME_CHARGE`/`SUBSCRIBED` |
 /// | `POST /fake/admin/consumption-request` `{transactionId, environment?}` | asks for consumption | `CONSUMPTION_REQUEST` |
 /// | `POST /fake/admin/test-notification` `{environment?}` | a TEST notification | `TEST` |
+/// | `POST /fake/admin/notify` `FakeNotificationRequest` `{notificationType, subtype?, transactionId?, environment?, bundleId?}` | nothing: `{notificationUUID}` | any type, in Apple's shape for it |
 /// | `POST /fake/admin/signed-transaction` `{transactionId, environment?}` | what StoreKit 2 hands the app now: `{signedTransaction}` | – |
-/// | `POST /fake/admin/receipts` `FakeReceipt` (JSON) | mints it as a real PKCS #7 app receipt signed by the test CA: `{"receipt_data"}` | – |
+/// | `POST /fake/admin/receipts` `FakeReceipt` (JSON) | mints it as a real PKCS #7 app receipt signed by the test CA: `{"receipt_data"}`; with `?format=ios6`, its first purchase as an iOS 6 transaction receipt | – |
 /// | `POST /fake/admin/faults` `FakeFault` | answers the next requests with a failure | – |
 /// | `GET /fake/admin/purchases`, `/notifications`, `/consumption` | lists | – |
 extension FakeServerAPI {
@@ -80,7 +81,7 @@ extension FakeServerAPI {
         var expiresInSeconds: Int64?
     }
 
-    func admin(method: String, path: String, body: [UInt8]) -> FakeServerAPIAnswer {
+    func admin(method: String, path: String, query: [(String, String)] = [], body: [UInt8]) -> FakeServerAPIAnswer {
         do {
             switch (method, path) {
             case ("GET", "/fake/admin/purchases"): return .json(200, purchases.all())
@@ -88,7 +89,10 @@ extension FakeServerAPI {
             case ("GET", "/fake/admin/consumption"): return .json(200, consumptionReports())
             case ("POST", "/fake/admin/purchases"): return .json(201, try buy(decode(FakePurchaseRequest.self, body)))
             case ("POST", "/fake/admin/receipts"):
-                return .json(201, ["receipt_data": try mintReceipt(decode(FakeReceipt.self, body))])
+                let receipt = try decode(FakeReceipt.self, body)
+                let ios6 = query.contains { $0.0 == "format" && $0.1 == "ios6" }
+                let minted = ios6 ? try mintTransactionReceipt(receipt) : try mintReceipt(receipt)
+                return .json(201, ["receipt_data": minted])
             case ("POST", "/fake/admin/faults"):
                 try inject(decode(FakeFault.self, body))
                 return FakeServerAPIAnswer(status: 204)
@@ -123,6 +127,8 @@ extension FakeServerAPI {
                     throw FakeAdminError.notFound("no transaction \(id) in \(environment.rawValue)")
                 }
                 return .json(200, ["signedTransaction": signer.signTransaction(purchase)])
+            case ("POST", "/fake/admin/notify"):
+                return .json(201, ["notificationUUID": try sendNotification(decode(FakeNotificationRequest.self, body))])
             case ("POST", "/fake/admin/consumption-request"):
                 let request = try decode(TransactionRequest.self, body)
                 try requestConsumption(transactionId: try required(request.transactionId, "transactionId"), environment: try environment(request.environment))

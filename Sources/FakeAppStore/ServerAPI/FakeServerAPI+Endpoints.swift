@@ -1,21 +1,30 @@
 import Foundation
 
-/// The eight endpoints, answered from `purchases` and `notifications` as Apple documents them:
-/// routing and the transaction endpoints here, the notification and consumption endpoints in
-/// `FakeServerAPI+NotificationEndpoints`.
+/// The endpoints, answered from `purchases` and `notifications` as Apple documents them: routing
+/// and the transaction endpoints here; notifications in `+NotificationEndpoints`, consumption in
+/// `+ConsumptionEndpoints`, orders, app transactions and app account tokens in `+OrderEndpoints`,
+/// renewal-date extensions in `+ExtensionEndpoints`. Get Transaction History v1 is answered as v2
+/// (the fake does not track which consumables the app finished).
 extension FakeServerAPI {
     static let pageSize = 20
 
     func endpoint(_ route: FakeServerAPIRoute, environment: FakeEnvironment, query: [(String, String)], body: [UInt8], now: Date) -> FakeServerAPIAnswer {
         switch route {
         case .transactionInfo(let id): transactionInfo(id, environment, now)
-        case .history(let id): history(id, environment, query, now)
+        case .history(let id), .historyV1(let id): history(id, environment, query, now)
         case .subscriptionStatuses(let id): subscriptionStatuses(id, environment, query, now)
         case .refundHistory(let id): refundHistory(id, environment, query, now)
         case .notificationHistory: notificationHistory(environment, query, body)
+        case .consumptionV1(let id): consumptionV1(id, environment, body, now)
         case .consumption(let id): consumption(id, environment, body, now)
         case .requestTestNotification: requestTestNotification(environment)
         case .testNotificationStatus(let token): testNotificationStatus(token, environment)
+        case .lookUpOrderId(let orderId): lookUpOrderId(orderId, environment, now)
+        case .setAppAccountToken(let id): setAppAccountToken(id, environment, body)
+        case .appTransactionInfo(let id): appTransactionInfo(id, environment, now)
+        case .extendRenewalDate(let id): extendRenewalDate(id, environment, body)
+        case .massExtendRenewalDate: massExtendRenewalDate(environment, body)
+        case .massExtensionStatus(let productId, let requestIdentifier): massExtensionStatus(productId, requestIdentifier, environment)
         case .unknown: .text(404, "not found\n")
         }
     }
@@ -44,7 +53,10 @@ extension FakeServerAPI {
         if !productTypes.isEmpty {
             transactions.removeAll { purchase in !productTypes.contains(FakeProductType(loosely: purchase.type)?.historyFilterName ?? "") }
         }
-        if let revoked = values("revoked").first.flatMap(Bool.init) { transactions.removeAll { $0.isRevoked != revoked } }
+        let groups = values("subscriptionGroupIdentifier")
+        if !groups.isEmpty { transactions.removeAll { !groups.contains($0.subscriptionGroupIdentifier ?? "") } }
+        // Apple's Python library sends `True`/`False`.
+        if let revoked = values("revoked").first.flatMap({ Bool($0.lowercased()) }) { transactions.removeAll { $0.isRevoked != revoked } }
         if let ownership = values("inAppOwnershipType").first { transactions.removeAll { $0.inAppOwnershipType != ownership } }
         if let start = values("startDate").first.flatMap(Int64.init) { transactions.removeAll { $0.purchaseDate < start } }
         if let end = values("endDate").first.flatMap(Int64.init) { transactions.removeAll { $0.purchaseDate >= end } }

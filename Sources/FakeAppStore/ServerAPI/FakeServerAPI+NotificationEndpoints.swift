@@ -1,7 +1,7 @@
 import Foundation
 
-/// Get Notification History, Send Consumption Information, and the two test-notification
-/// endpoints, answered from what the fake sent and recorded.
+/// Get Notification History and the two test-notification endpoints, answered from what the fake
+/// sent.
 extension FakeServerAPI {
     private struct NotificationHistoryQuery: Decodable {
         var startDate: Int64?
@@ -49,19 +49,6 @@ extension FakeServerAPI {
         return .json(200, NotificationHistoryBody(
             paginationToken: hasMore ? "page.\(next)" : nil, hasMore: hasMore,
             notificationHistory: page.map { .init(signedPayload: $0.signedPayload, sendAttempts: $0.attempts) }))
-    }
-
-    func consumption(_ id: String, _ environment: FakeEnvironment, _ body: [UInt8], _ now: Date) -> FakeServerAPIAnswer {
-        guard let json = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
-            return .appleError(400, 4_000_000, "Invalid request.")
-        }
-        guard json["customerConsented"] as? Bool == true else {
-            return .appleError(400, 4_000_035, "Invalid customer consented.")
-        }
-        guard purchases.transaction(id, in: environment) != nil else { return Self.transactionNotFound }
-        record(FakeConsumptionReport(transactionId: id, environment: environment, body: String(decoding: body, as: UTF8.self),
-                                     receivedAt: FakePurchases.milliseconds(now)))
-        return FakeServerAPIAnswer(status: 202)
     }
 
     func requestTestNotification(_ environment: FakeEnvironment) -> FakeServerAPIAnswer {

@@ -46,13 +46,17 @@ extension FakeServerAPI {
 
     private func send(_ type: String, subtype: String?, data: FakeNotificationPayload.Data, environment: FakeEnvironment,
                       transactionId: String?, customer: String?, testToken: String?, now: Date) {
-        let uuid = UUID().uuidString.lowercased()
-        let payload = FakeNotificationPayload(notificationType: type, subtype: subtype, notificationUUID: uuid, version: "2.0",
-                                              signedDate: FakePurchases.milliseconds(now), data: data)
+        send(FakeNotificationPayload(notificationType: type, subtype: subtype, notificationUUID: UUID().uuidString.lowercased(),
+                                     version: "2.0", signedDate: FakePurchases.milliseconds(now), data: data),
+             environment: environment, transactionId: transactionId, customer: customer, testToken: testToken)
+    }
+
+    /// Signs `payload` and hands it to the sender, which POSTs it to the environment's URL.
+    func send(_ payload: FakeNotificationPayload, environment: FakeEnvironment, transactionId: String?, customer: String?,
+              testToken: String? = nil) {
         notifications.submit(FakeSentNotification(
-            notificationUUID: uuid, notificationType: type, subtype: subtype, environment: environment,
-            transactionId: transactionId, customer: customer, signedPayload: signer.sign(payload),
-            createdAt: FakePurchases.milliseconds(now), attempts: [], delivered: false, finished: false,
-            testNotificationToken: testToken))
+            notificationUUID: payload.notificationUUID, notificationType: payload.notificationType, subtype: payload.subtype,
+            environment: environment, transactionId: transactionId, customer: customer, signedPayload: signer.sign(payload),
+            createdAt: payload.signedDate, attempts: [], delivered: false, finished: false, testNotificationToken: testToken))
     }
 }

@@ -12,6 +12,7 @@ import Synchronization
 public final class FakeServerAPI: Sendable {
     public let configuration: FakeServerAPIConfiguration
     public let signer: FakeSigner
+    private let transactionPKI = Mutex<RSATestPKI?>(nil)
     public let purchases: FakePurchases
     public let notifications: FakeNotifications
     let limiter: FakeRateLimiter
@@ -41,6 +42,23 @@ public final class FakeServerAPI: Sendable {
         try receipt.pkcs7(signer: receiptSigner, createdAt: createdAt ?? now())
     }
 
+    /// Who signs the fake's iOS 6 transaction receipts: Apple signed those with RSA keys, so an RSA
+    /// identity of the fake's own, made on first use (an RSA key takes a moment to make, and most
+    /// fakes never mint one).
+    public func transactionReceiptSigner() throws -> ReceiptSigningIdentity {
+        try transactionPKI.withLock { pki in
+            if let pki { return pki.receiptSigner }
+            let made = try RSATestPKI(names: .appleLike, reference: now())
+            pki = made
+            return made.receiptSigner
+        }
+    }
+
+    /// `receipt`'s first purchase as an iOS 6 transaction receipt signed by this fake.
+    public func mintTransactionReceipt(_ receipt: FakeReceipt) throws -> String {
+        try receipt.transactionReceipt(signer: transactionReceiptSigner())
+    }
+
     /// The root certificate a verifier must trust to accept what this fake signs.
     public var rootCertificatePEM: String { signer.rootCertificatePEM }
 
@@ -59,7 +77,7 @@ public final class FakeServerAPI: Sendable {
             return .text(200, rootCertificatePEM, contentType: "application/x-pem-file")
         }
         if path.hasPrefix("/fake/admin/") {
-            return admin(method: method, path: path, body: body)
+            return admin(method: method, path: path, query: query, body: body)
         }
         guard let (environment, route) = FakeServerAPIRoute.parse(path) else { return nil }
         var answer = serverAPI(method: method, route: route, environment: environment, query: query,
@@ -154,4 +172,6 @@ public struct FakeConsumptionReport: Codable, Sendable, Equatable {
     /// The request body as sent.
     public var body: String
     public var receivedAt: Int64
+    /// 2: Send Consumption Information (`/inApps/v2/…`); 1: Apple's deprecated v1.
+    public var version: Int
 }

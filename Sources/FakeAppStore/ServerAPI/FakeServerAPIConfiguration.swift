@@ -62,11 +62,15 @@ public struct FakeServerAPIConfiguration: Sendable {
         self.allowedClockSkew = allowedClockSkew
     }
 
-    /// Apple's published production limits, per second, by endpoint name.
+    /// Production limits, per second, by endpoint name: Apple's published figures for the first
+    /// eight; for the rest (whose figures we did not find) 50, Apple's most common limit.
     public static let appleRateLimits: [String: Double] = [
         "get_transaction_info": 50, "get_transaction_history": 50, "get_all_subscription_statuses": 50,
         "get_notification_history": 50, "send_consumption_information": 50, "get_refund_history": 10,
         "request_test_notification": 1, "get_test_notification_status": 1,
+        "get_transaction_history_v1": 50, "send_consumption_data": 50, "look_up_order_id": 50, "set_app_account_token": 50,
+        "get_app_transaction_info": 50, "extend_subscription_renewal_date": 50,
+        "extend_renewal_date_for_all_active_subscribers": 50, "get_status_of_subscription_renewal_date_extensions": 50,
     ]
 
     /// Requests per second for `endpoint` in `environment`.

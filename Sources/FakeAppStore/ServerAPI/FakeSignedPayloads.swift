@@ -27,6 +27,7 @@ struct FakeJWSTransaction: Encodable {
     var storefrontId: String
     var price: Int64
     var currency: String
+    var appTransactionId: String
 
     init(_ purchase: FakePurchase, bundleId: String, signedDate: Int64) {
         transactionId = purchase.transactionId
@@ -51,6 +52,7 @@ struct FakeJWSTransaction: Encodable {
         storefrontId = purchase.storefrontId
         price = purchase.price
         currency = purchase.currency
+        appTransactionId = purchase.appTransactionId
     }
 }
 
@@ -64,6 +66,7 @@ struct FakeJWSRenewalInfo: Encodable {
     var recentSubscriptionStartDate: Int64
     var renewalDate: Int64?
     var appAccountToken: String?
+    var appTransactionId: String
 
     init(_ latest: FakePurchase, signedDate: Int64) {
         originalTransactionId = latest.originalTransactionId
@@ -75,6 +78,37 @@ struct FakeJWSRenewalInfo: Encodable {
         recentSubscriptionStartDate = latest.originalPurchaseDate
         renewalDate = latest.isRevoked ? nil : latest.expiresDate
         appAccountToken = latest.appAccountToken
+        appTransactionId = latest.appTransactionId
+    }
+}
+
+/// `JWSAppTransactionDecodedPayload` (Get App Transaction Info): the customer's app download.
+/// The fake's app has one version, "1", bought on iOS at the customer's first purchase.
+struct FakeJWSAppTransaction: Encodable {
+    var receiptType: String
+    var appAppleId: Int64
+    var bundleId: String
+    var applicationVersion = "1"
+    var versionExternalIdentifier: Int64 = 1
+    var receiptCreationDate: Int64
+    var originalPurchaseDate: Int64
+    var originalApplicationVersion = "1"
+    var deviceVerification: String
+    var deviceVerificationNonce: String
+    var appTransactionId: String
+    var originalPlatform = "iOS"
+    var signedDate: Int64
+
+    init(_ app: FakePurchases.AppTransaction, appAppleId: Int64, bundleId: String, signedDate: Int64) {
+        receiptType = app.environment.rawValue
+        self.appAppleId = appAppleId
+        self.bundleId = bundleId
+        receiptCreationDate = signedDate
+        originalPurchaseDate = app.originalPurchaseDate
+        deviceVerification = Data((0..<48).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+        deviceVerificationNonce = UUID().uuidString.lowercased()
+        appTransactionId = app.appTransactionId
+        self.signedDate = signedDate
     }
 }
 
@@ -90,10 +124,41 @@ struct FakeNotificationPayload: Encodable {
         var consumptionRequestReason: String?
     }
 
+    /// EXTERNAL_PURCHASE_TOKEN's payload, instead of `data`.
+    struct ExternalPurchaseToken: Encodable {
+        var externalPurchaseId: String
+        var tokenCreationDate: Int64
+        var appAppleId: Int64
+        var bundleId: String
+    }
+
+    /// RESCIND_CONSENT's payload, instead of `data`.
+    struct AppData: Encodable {
+        var appAppleId: Int64
+        var bundleId: String
+        var environment: String
+        var signedAppTransactionInfo: String
+    }
+
+    /// RENEWAL_EXTENSION SUMMARY's payload, instead of `data`.
+    struct Summary: Encodable {
+        var requestIdentifier: String
+        var environment: String
+        var appAppleId: Int64
+        var bundleId: String
+        var productId: String
+        var storefrontCountryCodes: [String]
+        var succeededCount: Int64
+        var failedCount: Int64
+    }
+
     var notificationType: String
     var subtype: String?
     var notificationUUID: String
     var version: String
     var signedDate: Int64
-    var data: Data
+    var data: Data?
+    var summary: Summary?
+    var externalPurchaseToken: ExternalPurchaseToken?
+    var appData: AppData?
 }

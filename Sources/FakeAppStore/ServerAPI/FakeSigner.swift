@@ -29,6 +29,11 @@ public struct FakeSigner: Sendable {
         sign(FakeJWSRenewalInfo(latest, signedDate: FakePurchases.milliseconds(signedAt)))
     }
 
+    /// A signed app transaction (Get App Transaction Info).
+    func signAppTransaction(_ app: FakePurchases.AppTransaction, appAppleId: Int64, signedAt: Date) -> String {
+        sign(FakeJWSAppTransaction(app, appAppleId: appAppleId, bundleId: bundleId, signedDate: FakePurchases.milliseconds(signedAt)))
+    }
+
     func sign(_ payload: some Encodable) -> String {
         // Signing encodes a value built here and signs with a key that is valid by construction.
         (try? signer.sign(payload)) ?? ""

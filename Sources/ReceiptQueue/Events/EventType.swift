@@ -28,6 +28,11 @@ public enum EventType: String, Sendable, CaseIterable, Codable {
     /// Apple asks about a refund request (CONSUMPTION_REQUEST): record the user's consent
     /// (PUT /v1/users/{id}/consumption-consent) within hours for Apple to be answered.
     case consumptionRequested = "consumption.requested"
+    /// A parent withdrew consent for the customer's use of the app (RESCIND_CONSENT, Apple's age
+    /// assurance): end the account's session and consent-scoped data. Its `user_id` is
+    /// `app-transaction:<appTransactionId>` — the Apple Account, which Apple names by its app
+    /// transaction; map it to your user through the app's `AppTransaction`.
+    case consentRescinded = "consent.rescinded"
 
     /// The event a finished job produces: `job.failed` for a job given up, else its verdict's.
     /// (`receiptq.append_job_events` names them the same way; `EventTypeAgreementTests` checks it.)

@@ -198,6 +198,15 @@ public enum ApplyNotification {
                     events.append(NewEvent(type: .consumptionRequested, userID: user, data: try row.decode("data")))
                 }
                 outcomes.append("consumption request queued (answer due by deadline)")
+            case .consentRescinded(let appTransactionID):
+                let data = String(decoding: try JSONSerialization.data(withJSONObject: [
+                    "app_transaction_id": appTransactionID, "environment": lease.environment,
+                    "notification_uuid": lease.uuid.uuidString.lowercased(),
+                ], options: [.sortedKeys]), as: UTF8.self)
+                events.append(NewEvent(type: .consentRescinded, userID: "app-transaction:" + appTransactionID, data: data))
+                outcomes.append("consent rescinded for app transaction \(appTransactionID.prefix(64)): consent.rescinded event")
+            case .record(let note):
+                outcomes.append(note)
             }
         }
         let outcome = outcomes.isEmpty ? "recorded" : outcomes.joined(separator: "; ")

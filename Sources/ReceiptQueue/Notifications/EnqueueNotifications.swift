@@ -2,20 +2,22 @@ import Foundation
 import Postgres
 
 /// Commits notifications in one statement (one commit for a batch, as the API's group commit
-/// sends them). A notification already stored — Apple retried it, or the history recovery found
-/// one that did arrive — changes nothing: `created` is false.
+/// sends them): `queued`, or `quarantined` with its reason (Apple's, refused by this
+/// configuration). A notification already stored — Apple retried it, or the history recovery
+/// found one that did arrive — changes nothing: `created` is false.
 public enum EnqueueNotifications {
     static let sql = """
         WITH input AS (
             SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[],
-                                 $9::text[]) WITH ORDINALITY
+                                 $9::text[], $10::text[]) WITH ORDINALITY
                 AS i(notification_uuid, notification_type, subtype, environment, signed_ms, original_transaction_id,
-                     transaction_id, signed_payload, source, ord)
+                     transaction_id, signed_payload, source, quarantine_reason, ord)
         ), inserted AS (
             INSERT INTO receiptq.notifications (notification_uuid, notification_type, subtype, environment, signed_date,
-                                                original_transaction_id, transaction_id, signed_payload, source)
+                                                original_transaction_id, transaction_id, signed_payload, source, state, last_error)
             SELECT notification_uuid, notification_type, subtype, environment, to_timestamp(signed_ms / 1000.0),
-                   original_transaction_id, transaction_id, signed_payload, source
+                   original_transaction_id, transaction_id, signed_payload, source,
+                   CASE WHEN quarantine_reason IS NULL THEN 'queued' ELSE 'quarantined' END, quarantine_reason
             FROM input ORDER BY ord
             ON CONFLICT (notification_uuid) DO NOTHING
             RETURNING notification_uuid
@@ -32,6 +34,7 @@ public enum EnqueueNotifications {
             notifications.map(\.uuid), notifications.map(\.type), notifications.map(\.subtype), notifications.map(\.environment),
             notifications.map { Int64(($0.signedDate.timeIntervalSince1970 * 1000).rounded()) }, notifications.map(\.originalTransactionID),
             notifications.map(\.transactionID), notifications.map(\.signedPayload), notifications.map(\.source.rawValue),
+            notifications.map(\.quarantineReason),
         ])
         // A UUID twice in one batch: the first stores it.
         var seen: Set<UUID> = []

@@ -26,9 +26,15 @@ public struct NewNotification: Sendable, Hashable {
     /// `signedPayload` as Apple sent it. Never logged.
     public var signedPayload: String
     public var source: Source
+    /// Apple signed it, but this configuration refused it (another bundle id, app id,
+    /// environment, or a root not configured): it is kept `quarantined` with this reason, never
+    /// applied until re-driven once the configuration is fixed. nil: queued to be applied.
+    public var quarantineReason: String?
 
     public init(uuid: UUID, type: String, subtype: String?, environment: String, signedDate: Date,
-                originalTransactionID: String?, transactionID: String?, signedPayload: String, source: Source) {
+                originalTransactionID: String?, transactionID: String?, signedPayload: String, source: Source,
+                quarantineReason: String? = nil) {
+        self.quarantineReason = quarantineReason
         self.uuid = uuid
         self.type = type
         self.subtype = subtype

@@ -18,6 +18,12 @@ public enum NotificationAction: Sendable, Hashable {
     case subscriptionStatus(SubscriptionState)
     /// Apple asks about a refund request; answered by the worker within `deadline`, with consent.
     case consumptionRequest(transactionID: String, reason: String?, deadline: Date)
+    /// A parent withdrew consent for the customer's use of the app (RESCIND_CONSENT): a
+    /// `consent.rescinded` event for the Apple Account Apple names by its app transaction id
+    /// (Apple does not say which of your users it is; the app knows its AppTransaction).
+    case consentRescinded(appTransactionID: String)
+    /// Nothing changes in the ledger; `note` says what was recorded (kept with its payload).
+    case record(note: String)
 }
 
 public struct Revocation: Sendable, Hashable {

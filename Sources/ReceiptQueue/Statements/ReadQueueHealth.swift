@@ -3,7 +3,8 @@ import Postgres
 /// The queue's health in one row, for metrics (the scheduler exports it, so dashboards and alert
 /// rules need no database access of their own). One statement over the ops views, which read only
 /// partial indexes or bounded ranges (`queue_health`: 86 ms on 3 million jobs), plus the failed
-/// jobs awaiting ops (`jobs_failed_idx`) and the webhook deliveries per state.
+/// jobs awaiting ops (`jobs_failed_idx`), the webhook deliveries per state, and the notifications
+/// quarantined or failed (`notification_health`).
 public enum ReadQueueHealth {
     static let sql = """
         SELECT coalesce(extract(epoch FROM h.oldest_ready_age), 0)::float8 AS oldest_ready_seconds,
@@ -13,7 +14,9 @@ public enum ReadQueueHealth {
                (SELECT count(*) FROM receiptq.jobs
                  WHERE state IN ('rejected', 'failed') AND state = 'failed') AS failed,      -- jobs_failed_idx
                (SELECT coalesce(sum(pending), 0) FROM receiptq.webhook_health) AS deliveries_pending,
-               (SELECT coalesce(sum(failed), 0) FROM receiptq.webhook_health) AS deliveries_failed
+               (SELECT coalesce(sum(failed), 0) FROM receiptq.webhook_health) AS deliveries_failed,
+               (SELECT coalesce(sum(quarantined), 0) FROM receiptq.notification_health) AS notifications_quarantined,
+               (SELECT coalesce(sum(failed), 0) FROM receiptq.notification_health) AS notifications_failed
         FROM receiptq.queue_health h
         """
 
@@ -32,6 +35,10 @@ public enum ReadQueueHealth {
         public var notifyQueueUsage: Double
         public var deliveriesPending: Int
         public var deliveriesFailed: Int
+        /// Apple's notifications this configuration refused, kept until re-driven.
+        public var notificationsQuarantined: Int
+        /// Notifications that could not be applied, kept until re-driven.
+        public var notificationsFailed: Int
     }
 
     public static func run(on connection: PostgresConnection) throws -> Health {
@@ -40,6 +47,8 @@ public enum ReadQueueHealth {
                       ready: try row.decode("ready"), verifying: try row.decode("verifying"), timedOut: try row.decode("timed_out"),
                       expiredLeases: try row.decode("expired_leases"), retrying: try row.decode("retrying"),
                       failed: try row.decode("failed"), notifyQueueUsage: try row.decode("notify_queue_usage"),
-                      deliveriesPending: try row.decode("deliveries_pending"), deliveriesFailed: try row.decode("deliveries_failed"))
+                      deliveriesPending: try row.decode("deliveries_pending"), deliveriesFailed: try row.decode("deliveries_failed"),
+                      notificationsQuarantined: try row.decode("notifications_quarantined"),
+                      notificationsFailed: try row.decode("notifications_failed"))
     }
 }

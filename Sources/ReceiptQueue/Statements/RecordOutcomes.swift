@@ -61,6 +61,12 @@ public enum RecordOutcomes {
             c.storefront, c.price, c.currency, c.proven, $21) AS g
         """
 
+    /// A test-roots worker's grants, marked (`OwnershipPolicy.testRoots`).
+    static let markTestRootsSQL = """
+        UPDATE receiptq.grants SET signed_under = 'test-roots'
+        WHERE purchase_key = ANY($1::text[]) AND job_id = ANY($2::bigint[])             -- grants_pkey
+        """
+
     public struct Result: Sendable, Equatable {
         /// How each held job's attempt was recorded (after the lifecycle: a retry whose budget
         /// is spent shows as `failed`).
@@ -140,6 +146,10 @@ public enum RecordOutcomes {
                     outcomes[id] = .failed(reason: reason)
                 case let other: throw PostgresError(.decoding, "unknown record_purchase result \(other)")
                 }
+            }
+            let granted = outcomes.filter { $0.value == .granted }.map(\.key)
+            if ownership.testRoots, !granted.isEmpty {
+                try connection.query(markTestRootsSQL, [granted.compactMap { purchaseKeys[$0] }, granted])
             }
         }
         var completions: [CompleteBatch.Completion] = []

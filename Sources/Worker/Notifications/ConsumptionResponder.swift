@@ -8,10 +8,11 @@ import Synchronization
 
 /// Answers Apple's CONSUMPTION_REQUESTs inside `receiptq worker` (when App Store Server API
 /// credentials are configured): claims the requests whose deadline is ahead, decides with
-/// `ConsumptionReport` (pure: consent first, ledger facts only), and sends Send Consumption
-/// Information through the fleet's rate budget. Never after the 12-hour window; never without
-/// the customer's consent (the backend records it: `PUT /v1/users/{id}/consumption-consent`).
-/// Apple's temporary failures are retried with backoff while the window lasts.
+/// `ConsumptionReport` (pure: consent first, ledger facts only, the operator's refund preference),
+/// and sends Send Consumption Information (v2) through the fleet's rate budget. Never after the
+/// 12-hour window; never without the customer's consent (the backend records it:
+/// `PUT /v1/users/{id}/consumption-consent`). Apple's temporary failures are retried with backoff
+/// while the window lasts.
 public final class ConsumptionResponder: Service, Sendable {
     public struct Configuration: Sendable {
         public var name: String
@@ -22,10 +23,18 @@ public final class ConsumptionResponder: Service, Sendable {
         /// Requests are rare: a poll every few seconds answers well within 12 hours. Default 5 s.
         public var pollInterval: Duration
         public var retry: NotificationRetryPolicy
+        /// What Apple hears as the refund preference. Default: `.noPreference`.
+        public var refundPreference: RefundPreferencePolicy
+        /// On SIGTERM, how long an answer being sent may take before it is abandoned and its
+        /// request queued again (the worker's `--shutdown-deadline`). Default 3 s.
+        public var shutdownDeadline: Duration
 
         public init(name: String, batch: Int = 20, lease: Duration = .seconds(60), pollInterval: Duration = .seconds(5),
-                    retry: NotificationRetryPolicy = NotificationRetryPolicy(initialDelay: .seconds(30), maxDelay: .seconds(1800), maxAttempts: 1000)) {
+                    retry: NotificationRetryPolicy = NotificationRetryPolicy(initialDelay: .seconds(30), maxDelay: .seconds(1800), maxAttempts: 1000),
+                    refundPreference: RefundPreferencePolicy = .noPreference, shutdownDeadline: Duration = .seconds(3)) {
+            self.shutdownDeadline = shutdownDeadline
             self.name = name
+            self.refundPreference = refundPreference
             self.batch = batch
             self.lease = lease
             self.pollInterval = pollInterval
@@ -53,7 +62,9 @@ public final class ConsumptionResponder: Service, Sendable {
             while !stopping.withLock({ $0 }) && !Task.isCancelled {
                 do {
                     let leases = try await pool.withConnection { try ClaimConsumptionRequests.run(limit: limit, worker: worker, lease: lease, on: $0) }
-                    for lease in leases { await answer(lease) }
+                    await cancelAfterGracefulShutdown(deadline: configuration.shutdownDeadline) {
+                        for lease in leases { await self.answer(lease) }
+                    }
                     if leases.count == limit { continue }
                 } catch {
                     logger.warning("claim of consumption requests failed", metadata: ["error": "\(error)"])
@@ -68,7 +79,7 @@ public final class ConsumptionResponder: Service, Sendable {
 
     private func answer(_ lease: ConsumptionLease) async {
         let ending: FinishConsumptionRequest.Ending
-        switch ConsumptionReport.decide(lease, now: Date()) {
+        switch ConsumptionReport.decide(lease, policy: configuration.refundPreference, now: Date()) {
         case .expired:
             ending = .failed("the 12-hour window closed before an answer")
         case .noConsent:
@@ -82,6 +93,9 @@ public final class ConsumptionResponder: Service, Sendable {
                 let delay = configuration.retry.delay(after: lease.attempt) ?? .seconds(1800)
                 ending = Date().addingTimeInterval(TimeInterval(delay.components.seconds)) < lease.deadline
                     ? .retry(after: delay, error: error.description) : .failed("\(error.description); no time left to retry")
+            } catch where Task.isCancelled {
+                // Stopping, past the shutdown deadline: not Apple's refusal. Queued for the next worker.
+                ending = .retry(after: .zero, error: "not answered: the worker stopped while sending")
             } catch {
                 ending = .failed("\(error)")
             }

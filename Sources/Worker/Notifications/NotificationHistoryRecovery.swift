@@ -5,7 +5,6 @@ import Logging
 import Postgres
 import ReceiptQueue
 import ServiceLifecycle
-import Synchronization
 
 /// Gap recovery, inside `receiptq scheduler` when App Store Server API credentials are given:
 /// at start and then every `interval`, reads Get Notification History from each environment's
@@ -44,8 +43,6 @@ public final class NotificationHistoryRecovery: Service, Sendable {
     private let clients: ServerAPIClients
     private let verifier: SignedTransactionVerifier
     private let logger: Logger
-    private let stop = Mutex<CheckedContinuation<Void, Never>?>(nil)
-    private let stopping = Mutex(false)
 
     public init(configuration: Configuration, pool: PostgresPool, clients: ServerAPIClients, verifier: SignedTransactionVerifier, logger: Logger) {
         self.configuration = configuration
@@ -55,16 +52,17 @@ public final class NotificationHistoryRecovery: Service, Sendable {
         self.logger = logger
     }
 
+    /// Runs until graceful shutdown, which cancels at once both the wait between runs (10 minutes
+    /// by default: waited out, it held SIGTERM that long) and a run waiting for Apple (abandoned:
+    /// its mark does not move, the next run reads the same window).
     public func run() async throws {
-        await withGracefulShutdownHandler {
-            while !stopping.withLock({ $0 }) && !Task.isCancelled {
-                for environment in configuration.environments {
-                    _ = await recover(environment)
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                for environment in self.configuration.environments where !Task.isCancelled {
+                    _ = await self.recover(environment)
                 }
-                try? await Task.sleep(for: configuration.interval)
+                try? await Task.sleep(for: self.configuration.interval)
             }
-        } onGracefulShutdown: {
-            self.stopping.withLock { $0 = true }
         }
     }
 
@@ -105,6 +103,11 @@ public final class NotificationHistoryRecovery: Service, Sendable {
                     "environment": "\(name)", "read": "\(run.read)", "recovered": "\(run.recovered)", "refused": "\(run.refused)"])
             }
             return run
+        } catch where Task.isCancelled {
+            // Stopping: Apple's answer was abandoned. Not a failure; the mark stays where it was.
+            logger.notice("notification history recovery interrupted by shutdown; the next run reads the same window",
+                          metadata: ["environment": "\(name)"])
+            return nil
         } catch {
             let message = "\(error)"
             _ = try? await pool.withConnection { try NotificationRecoveryMark.failed(environment: name, error: message, on: $0) }

@@ -19,8 +19,12 @@ import ReceiptQueue
 ///   `DID_CHANGE_RENEWAL_PREF`, `PRICE_INCREASE`, `RENEWAL_EXTENSION` → the subscription's state.
 /// - `CONSUMPTION_REQUEST` → a request to answer with Send Consumption Information within 12 h
 ///   of Apple's `signedDate` (only with the customer's consent; never after the deadline).
-/// - `TEST` and any type this version does not know → recorded only: an unknown type is never a
-///   failure (Apple adds types), and it is kept with its signed payload for a later version.
+/// - `RESCIND_CONSENT` (a parent withdrew consent: Apple's age assurance) → a `consent.rescinded`
+///   event for the Apple Account its signed app transaction names.
+/// - `EXTERNAL_PURCHASE_TOKEN`, `RENEWAL_EXTENSION` `SUMMARY` → recorded with what they say.
+/// - `REFUND_DECLINED`, `TEST`, `METADATA_UPDATE`, `MIGRATION`, `PRICE_CHANGE` and any type this
+///   version does not know → recorded only: an unknown type is never a failure (Apple adds
+///   types), and it is kept with its signed payload for a later version.
 public enum NotificationPlan {
     public enum Outcome: Sendable, Hashable {
         case apply([NotificationAction])
@@ -40,6 +44,10 @@ public enum NotificationPlan {
         let type = notification.payload.notificationType ?? ""
         let transaction = notification.transaction
         switch type {
+        case "RENEWAL_EXTENSION" where notification.payload.subtype == "SUMMARY":
+            let summary = notification.payload.summary
+            return .apply([.record(note: "renewal date extension \(summary?.requestIdentifier?.prefix(64) ?? "?") for \(summary?.productId?.prefix(100) ?? "?"): "
+                + "\(summary?.succeededCount ?? 0) extended, \(summary?.failedCount ?? 0) not (each subscriber's own RENEWAL_EXTENDED changes its state)")])
         case "REFUND", "REVOKE":
             guard let transaction, let id = transaction.transactionId else { return .fail("\(type) without a signed transaction") }
             let reason = type == "REVOKE" ? "family sharing ended or revoked by Apple" : refundReason(transaction.revocationReason)
@@ -63,13 +71,20 @@ public enum NotificationPlan {
         case _ where subscriptionStates.contains(type):
             guard let state = subscriptionState(notification) else { return .fail("\(type) without a subscription's transaction") }
             return .apply([.subscriptionStatus(state)])
+        case "EXTERNAL_PURCHASE_TOKEN":
+            let id = notification.payload.externalPurchaseToken?.externalPurchaseId ?? "?"
+            return .apply([.record(note: "external purchase token \(id.prefix(80)) recorded: ReceiptQueue grants App Store purchases; "
+                + "report External Purchases to Apple from the server that sold them")])
+        case "RESCIND_CONSENT":
+            guard let app = notification.appTransaction?.appTransactionId else { return .fail("\(type) without a signed app transaction") }
+            return .apply([.consentRescinded(appTransactionID: app)])
         case "CONSUMPTION_REQUEST":
             guard let id = transaction?.transactionId else { return .fail("\(type) without a signed transaction") }
             guard let signed = notification.payload.signedAt else { return .fail("\(type) without signedDate") }
             return .apply([.consumptionRequest(transactionID: id, reason: notification.payload.data?.consumptionRequestReason,
                                                deadline: signed.addingTimeInterval(consumptionWindow))])
         default:
-            // REFUND_DECLINED, TEST, METADATA_UPDATE, MIGRATION, PRICE_CHANGE, EXTERNAL_PURCHASE_TOKEN, and types to come.
+            // REFUND_DECLINED, TEST, METADATA_UPDATE, MIGRATION, PRICE_CHANGE (Advanced Commerce), and types to come.
             return .apply([])
         }
     }

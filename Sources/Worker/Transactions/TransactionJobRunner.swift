@@ -31,14 +31,15 @@ public final class TransactionJobRunner: Service, Sendable {
         public var lease: Duration
         /// Default 1 s.
         public var pollInterval: Duration
-        /// Default 20 s.
+        /// On SIGTERM, how long lookups in flight may finish before the rest are released (the
+        /// worker's `--shutdown-deadline`). Default 3 s.
         public var shutdownDeadline: Duration
         public var decision: TransactionDecision
         public var breaker: CircuitBreakerConfiguration
         public var writer: OutcomeWriter.Configuration
 
         public init(name: String, signedBatch: Int = 500, serverAPIConcurrency: Int = 200, receiptsThroughServerAPI: Bool = false,
-                    lease: Duration = .seconds(60), pollInterval: Duration = .seconds(1), shutdownDeadline: Duration = .seconds(20),
+                    lease: Duration = .seconds(60), pollInterval: Duration = .seconds(1), shutdownDeadline: Duration = .seconds(3),
                     decision: TransactionDecision = TransactionDecision(), breaker: CircuitBreakerConfiguration = CircuitBreakerConfiguration(),
                     writer: OutcomeWriter.Configuration = OutcomeWriter.Configuration()) {
             self.name = name

@@ -16,7 +16,8 @@ public struct WebhookDelivererConfiguration: Sendable {
     public var pollInterval: Duration
     /// Reload the endpoints this often without a NOTIFY. Default 30 s.
     public var endpointRefresh: Duration
-    /// On SIGTERM, how long deliveries in flight may finish. Default 10 s.
+    /// On SIGTERM, how long deliveries in flight may finish before the rest are released (the
+    /// worker's `--shutdown-deadline`). Default 3 s.
     public var shutdownDeadline: Duration
     public var decision: DeliveryDecision
     /// Per endpoint: after this many failures in a row (or half of the recent answers) stop
@@ -25,7 +26,7 @@ public struct WebhookDelivererConfiguration: Sendable {
 
     public init(name: String, concurrency: Int = 500, maxClaimBatch: Int = 200, lease: Duration = .seconds(60),
                 requestTimeout: Duration = .seconds(10), pollInterval: Duration = .seconds(1), endpointRefresh: Duration = .seconds(30),
-                shutdownDeadline: Duration = .seconds(10), decision: DeliveryDecision = DeliveryDecision(),
+                shutdownDeadline: Duration = .seconds(3), decision: DeliveryDecision = DeliveryDecision(),
                 breaker: CircuitBreakerConfiguration = Self.defaultBreaker) {
         self.name = name
         self.concurrency = concurrency

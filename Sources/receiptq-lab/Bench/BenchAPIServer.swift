@@ -68,7 +68,7 @@ final class BenchAPIServer {
                              "--admin-port", "\(admin)", "--rate-limit", "0", "--pool-size", "\(poolSize)",
                              "--receipt-check", "off"]   // the fake's JSON receipts; `bench receipts` measures the check
                 + (groupCommit ? [] : ["--no-group-commit"])
-                + (signedData.map { ["--bundle-ids", $0.bundleId, "--signed-data-root", $0.rootPEMPath] } ?? [])
+                + (signedData.map { ["--bundle-ids", $0.bundleId, "--signed-data-root", $0.rootPEMPath, "--trust-test-roots"] } ?? [])
             var environment = ProcessInfo.processInfo.environment
             environment["RECEIPTQ_API_TOKENS"] = TokenDigests.hexDigest(of: token)
             environment["RECEIPTQ_LOG_LEVEL"] = "warning"

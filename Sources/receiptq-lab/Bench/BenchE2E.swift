@@ -152,7 +152,7 @@ struct BenchE2E: AsyncParsableCommand {
 
     func spawnWorker(index: Int, databaseURL: String, fake: BenchFake) throws -> SpawnedProcess {
         let arguments = ["worker", "--database-url", databaseURL, "--name", "bench-\(index)",
-                         "--concurrency", "\(concurrency)", "--bundle-ids", "com.example.bench", "--receipt-check", "off",
+                         "--concurrency", "\(concurrency)", "--bundle-ids", "com.example.bench", "--app-apple-id", "1234567890", "--receipt-check", "off",
                          "--apple-production-url", fake.productionURL,
                          "--apple-sandbox-url", fake.productionURL.replacingOccurrences(of: "/production/", with: "/sandbox/")]
         var environment = ProcessInfo.processInfo.environment

@@ -158,7 +158,7 @@ struct SignedE2E {
 
     func spawnWorker(index: Int, scratch: ScratchDatabase, root: String) throws -> SpawnedProcess {
         let arguments = ["worker", "--database-url", scratch.connectionString, "--name", "bench-signed-\(index)",
-                         "--bundle-ids", Self.bundleId, "--signed-data-root", root, "--receipt-verifier", "verify-receipt"]
+                         "--bundle-ids", Self.bundleId, "--signed-data-root", root, "--trust-test-roots", "--receipt-verifier", "verify-receipt"]
         var environment = ProcessInfo.processInfo.environment
         environment["RECEIPTQ_LOG_LEVEL"] = "warning"
         return try SpawnedProcess(executable: ReceiptQBinary.url.path, arguments: arguments, environment: environment)

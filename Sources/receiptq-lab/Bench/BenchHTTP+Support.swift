@@ -70,7 +70,7 @@ final class BenchFake {
         self.server = server
     }
 
-    /// `arguments`: more `receiptq fake-appstore` flags for a child fake (outages, faults).
+    /// `arguments`: more `receiptq-fake-appstore` flags for a child fake (outages, faults).
     static func start(url: String?, latency: String, inProcess: Bool, arguments: [String] = []) async throws -> BenchFake {
         if let url { return BenchFake(productionURL: url, location: "external", child: nil, server: nil) }
         if inProcess {
@@ -79,8 +79,8 @@ final class BenchFake {
             return BenchFake(productionURL: server.productionURL, location: "in-process", child: nil, server: server)
         }
         let output = Pipe()
-        let process = try SpawnedProcess(executable: ReceiptQBinary.url.path,
-                                         arguments: ["fake-appstore", "--port", "0", "--latency", latency] + arguments,
+        let process = try SpawnedProcess(executable: ReceiptQBinary.fakeAppStore.path,
+                                         arguments: ["--port", "0", "--latency", latency] + arguments,
                                          stdout: .descriptor(output.fileHandleForWriting.fileDescriptor))
         try output.fileHandleForWriting.close()   // the child holds the write end: EOF when it exits
         // The child prints `production: URL` first; read until that line arrives.

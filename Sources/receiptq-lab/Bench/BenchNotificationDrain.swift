@@ -38,7 +38,7 @@ struct BenchNotificationDrain {
         for index in 0..<workers {
             processes.append(try SpawnedProcess(executable: ReceiptQBinary.url.path, arguments: [
                 "worker", "--database-url", url, "--name", "bench-notifications-\(index)", "--concurrency", "1",
-                "--bundle-ids", signedData.bundleId, "--signed-data-root", signedData.rootPEMPath,
+                "--bundle-ids", signedData.bundleId, "--signed-data-root", signedData.rootPEMPath, "--trust-test-roots",
                 "--apple-production-url", "http://127.0.0.1:9/verifyReceipt", "--apple-sandbox-url", "http://127.0.0.1:9/verifyReceipt",
             ], environment: environment))
         }

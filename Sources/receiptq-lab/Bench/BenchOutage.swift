@@ -108,7 +108,7 @@ struct BenchOutage: AsyncParsableCommand {
         let children = try (0..<workers).map { index in
             try SpawnedProcess(executable: ReceiptQBinary.url.path, arguments: [
                 "worker", "--database-url", workerURL, "--admin-port", "\(adminPorts[index])", "--name", "outage-\(index)", "--concurrency", "\(concurrency)",
-                "--bundle-ids", "com.example.bench", "--apple-timeout", appleTimeout.argumentText, "--receipt-check", "off",   // the fake's JSON receipts
+                "--bundle-ids", "com.example.bench", "--app-apple-id", "1234567890", "--apple-timeout", appleTimeout.argumentText, "--receipt-check", "off",   // the fake's JSON receipts
                 "--apple-production-url", fake.productionURL,
                 "--apple-sandbox-url", fake.productionURL.replacingOccurrences(of: "/production/", with: "/sandbox/"),
             ], environment: ProcessInfo.processInfo.environment.merging(["RECEIPTQ_LOG_LEVEL": "warning"]) { $1 },

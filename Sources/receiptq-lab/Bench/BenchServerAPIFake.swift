@@ -3,7 +3,7 @@ import Foundation
 import HTTPClient
 import ReceiptQueueTesting
 
-/// The fake App Store as `bench appstore-api` runs it: a `receiptq fake-appstore` child with the
+/// The fake App Store as `bench appstore-api` runs it: a `receiptq-fake-appstore` child with the
 /// Server API on, accepting the bench's key, Get Transaction Info limited to `rate` per second.
 final class BenchServerAPIFake {
     static let bundleId = "com.example.bench"
@@ -23,8 +23,8 @@ final class BenchServerAPIFake {
     static func start(keyFile: String, rate: Double) throws -> BenchServerAPIFake {
         let output = Pipe()
         let process = try SpawnedProcess(
-            executable: ReceiptQBinary.url.path,
-            arguments: ["fake-appstore", "--port", "0", "--latency", "0", "--bundle-id", bundleId, "--api-key", keyFile,
+            executable: ReceiptQBinary.fakeAppStore.path,
+            arguments: ["--port", "0", "--latency", "0", "--bundle-id", bundleId, "--api-key", keyFile,
                         "--api-rate-limit", "get_transaction_info=\(rate)"],
             stdout: .descriptor(output.fileHandleForWriting.fileDescriptor), stderr: .null)
         try output.fileHandleForWriting.close()

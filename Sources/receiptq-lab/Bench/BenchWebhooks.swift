@@ -50,7 +50,7 @@ struct BenchWebhooks: AsyncParsableCommand {
         for index in 0..<workers {
             processes.append(try SpawnedProcess(executable: ReceiptQBinary.url.path, arguments: [
                 "worker", "--database-url", workerURL, "--name", "bench-webhooks-\(index)", "--concurrency", "1",
-                "--webhook-concurrency", "\(concurrency)", "--bundle-ids", "com.example.bench",
+                "--webhook-concurrency", "\(concurrency)", "--bundle-ids", "com.example.bench", "--app-apple-id", "1234567890",
                 "--apple-production-url", "http://127.0.0.1:9/verifyReceipt", "--apple-sandbox-url", "http://127.0.0.1:9/verifyReceipt",
             ], environment: ProcessInfo.processInfo.environment.merging(["RECEIPTQ_LOG_LEVEL": "warning"]) { $1 }))
         }

@@ -249,11 +249,11 @@ struct ChaosCommand: AsyncParsableCommand {
             switch role {
             case .api:
                 ["api", "--database-url", api, "--port", "\(apiPort)", "--admin-port", "0", "--receipt-check", "off",
-                 "--bundle-ids", ChaosPurchase.bundleID, "--signed-data-root", root] + migrationsFlag
+                 "--bundle-ids", ChaosPurchase.bundleID, "--signed-data-root", root, "--trust-test-roots"] + migrationsFlag
             case .worker:
                 ["worker", "--database-url", worker, "--bundle-ids", ChaosPurchase.bundleID, "--concurrency", "2000", "--receipt-check", "off",
                  "--apple-production-url", production, "--apple-sandbox-url", sandbox,
-                 "--apple-timeout", timeout, "--lease", lease, "--shutdown-deadline", "5s", "--signed-data-root", root]
+                 "--apple-timeout", timeout, "--lease", lease, "--shutdown-deadline", "5s", "--signed-data-root", root, "--trust-test-roots"]
             case .scheduler:
                 ["scheduler", "--database-url", scheduler, "--interval", "1s"]
             }

@@ -79,10 +79,11 @@ struct ApiCommand: AsyncParsableCommand {
         settings.poolSize = poolSize ?? settings.poolSize
         settings.groupCommit.enabled = !noGroupCommit
         settings.idleTimeout = idleTimeout ?? settings.idleTimeout
-        settings.signedTransactions = try signedData.verifier(environment)
+        settings.signedTransactions = try signedData.verifier(environment, ocsp: OnlineRevocation.requester)
+        if settings.signedTransactions != nil { settings.notificationQuarantine = try signedData.notificationQuarantine(environment) }
         if try ReceiptCheckMode.resolve(receiptCheck, environment) == .local {
             settings.receiptCheck = try ReceiptCheckMode.verifier(bundleIds: signedData.bundleIdSet(environment),
-                                                                  rootPaths: signedData.rootPaths(environment))
+                                                                  roots: signedData.trustedRoots(environment))
         }
         do {
             try settings.validate()
@@ -106,13 +107,17 @@ struct ApiCommand: AsyncParsableCommand {
             throw ConfigurationError("--admin-port must differ from --port: the admin endpoints are never served on the public port")
         }
         let server = APIServer(configuration: settings, database: config, logger: logger)
+        let roots = try signedData.trustedRoots(environment)
+        roots.log(to: logger)
+        roots.export(to: server.registry)
         var services: [any Service] = [server]
         if adminSettings.isEnabled {
             // Readiness on a connection of its own: the receipts' pool is never probed.
             services.append(AdminServer(configuration: adminSettings, registry: server.registry,
-                                        readiness: ReadinessProbe(database: config, migrations: files, logger: logger), logger: logger))
+                                        readiness: ReadinessProbe(database: config, migrations: files, logger: logger), logger: logger,
+                                        facts: roots.readinessFacts))
         }
-        let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        let group = ProcessServiceGroup.make(services: services, logger: logger)
         logger.info("api starting", metadata: ["database": "\(config.redacted)", "host": "\(settings.host)",
                                                "port": "\(settings.port)", "admin": "\(adminSettings.host):\(adminSettings.port)",
                                                "tokens": "\(settings.tokens.count)",

@@ -103,15 +103,22 @@ struct NotificationsCommand: AsyncParsableCommand {
     /// `redrive`: failed notifications back to the queue.
     struct Redrive: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Put failed notifications back in the queue (after fixing their cause).",
-            discussion: "Give --uuid for particular notifications, or --failed-within for every failed one received recently.")
+            abstract: "Put failed or quarantined notifications back in the queue (after fixing their cause).",
+            discussion: """
+                Give --uuid for particular notifications, --failed-within for every failed one received recently, or \
+                --quarantined for every one Apple signed that the API's configuration refused (fix the bundle ids, app id \
+                or roots first: a worker verifies each again before it applies it).
+                """)
 
         @OptionGroup var database: DatabaseOptions
         @Option(name: .customLong("uuid"), help: "A failed notification's notificationUUID (repeatable).") var uuids: [String] = []
         @Option(help: "Every failed notification received within this long, e.g. 7d.") var failedWithin: Duration?
+        @Flag(help: "Every quarantined notification (Apple's, refused by the API's configuration).") var quarantined = false
 
         func validate() throws {
-            guard uuids.isEmpty != (failedWithin == nil) else { throw ValidationError("give either --uuid or --failed-within") }
+            guard [!uuids.isEmpty, failedWithin != nil, quarantined].filter({ $0 }).count == 1 else {
+                throw ValidationError("give one of --uuid, --failed-within or --quarantined")
+            }
             for uuid in uuids where UUID(uuidString: uuid) == nil { throw ValidationError("--uuid \(uuid) is not a UUID") }
             if let failedWithin, failedWithin <= .zero { throw ValidationError("--failed-within must be positive") }
         }
@@ -122,11 +129,12 @@ struct NotificationsCommand: AsyncParsableCommand {
             defer { pool.shutdown() }
             let (ids, since) = (uuids.compactMap(UUID.init(uuidString:)), failedWithin)
             let moved = try await pool.withConnection { connection in
+                if quarantined { return try RedriveNotifications.runQuarantined(on: connection) }
                 if let since { return try RedriveNotifications.run(receivedWithin: since, on: connection) }
                 return try RedriveNotifications.run(uuids: ids, on: connection)
             }
             try await pool.query("SELECT pg_notify('receiptq_notifications', '')")
-            print("re-drove \(moved.count) failed notifications")
+            print("re-drove \(moved.count) \(quarantined ? "quarantined" : "failed") notifications")
         }
     }
 }

@@ -75,13 +75,14 @@ struct SchedulerCommand: AsyncParsableCommand {
         let config = try database.configuration(applicationName: "receiptq-scheduler-\(getpid())")
         let adminSettings = try admin.configuration(defaultPort: 0)
         let scheduler = Scheduler(database: config, configuration: settings, logger: logger)
-        var services: [any Service] = [scheduler]
+        var work: [any Service] = [scheduler]
+        var services: [any Service] = []
         if adminSettings.isEnabled {
             // So Kubernetes can probe it (/readyz: its database answers on a connection of the probe's
-            // own), and Prometheus reads the queue's health from it.
+            // own), and Prometheus reads the queue's health from it. Shut down last.
             let admin = AdminServer(configuration: adminSettings, readiness: ReadinessProbe(database: config, logger: logger), logger: logger)
             services.append(admin)
-            services.append(QueueHealthGauges(database: config, registry: admin.registry, logger: logger))
+            work.append(QueueHealthGauges(database: config, registry: admin.registry, logger: logger))
         }
         let environment = EnvironmentReader()
         let http = HTTPClient(configuration: HTTPClientConfiguration(maxTotalConnections: 16))
@@ -91,16 +92,18 @@ struct SchedulerCommand: AsyncParsableCommand {
             var recovery = NotificationHistoryRecovery.Configuration()
             recovery.interval = notificationRecoveryInterval ?? recovery.interval
             let verifier: SignedTransactionVerifier
+            try serverAPI.trustedRoots(environment).log(to: logger)
             do {
                 verifier = try SignedTransactionVerifier(trustedRoots: api.trustedRoots, bundleIds: [api.bundleId], appAppleId: api.appAppleId)
             } catch {
                 throw ConfigurationError("signed data: \(error)")
             }
-            services.append(NotificationHistoryRecovery(configuration: recovery, pool: pool,
-                                                        clients: try ServerAPIWiring.clients(api, http: http, budgetPool: pool),
-                                                        verifier: verifier, logger: logger))
+            work.append(NotificationHistoryRecovery(configuration: recovery, pool: pool,
+                                                    clients: try ServerAPIWiring.clients(api, http: http, budgetPool: pool),
+                                                    verifier: verifier, logger: logger))
         }
-        let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        services.append(ConcurrentServices(work))   // on SIGTERM, every loop stops at once
+        let group = ProcessServiceGroup.make(services: services, logger: logger)
         logger.info("scheduler starting", metadata: [
             "database": "\(config.redacted)", "interval": "\(settings.interval.argumentText)",
             "notification_recovery": "\(serverAPI.isConfigured(environment) ? "on" : "off (no App Store Server API credentials)")"])

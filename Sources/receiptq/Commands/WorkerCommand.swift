@@ -79,7 +79,7 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Look at the queue this often even without a notification. Default: \(defaults.pollInterval.argumentText).")
     var pollInterval: Duration?
 
-    @Option(help: "On SIGTERM, time for in-flight verifications before the rest are released. Default: \(defaults.shutdownDeadline.argumentText).")
+    @Option(help: "On SIGTERM, time for in-flight verifications (and lookups, deliveries) before the rest are released; the process exits about a second after. Default: \(defaults.shutdownDeadline.argumentText).")
     var shutdownDeadline: Duration?
 
     @Option(help: "After a lull, a large claim sends 20 requests first and the rest only if Apple has not failed them this long after (0s: never wait). Default: \(defaults.canaryWindow.argumentText).")
@@ -102,6 +102,9 @@ struct WorkerCommand: AsyncParsableCommand {
 
     @Option(help: "Webhook deliveries in flight at most (0: this worker delivers none). Or $RECEIPTQ_WEBHOOK_CONCURRENCY. Default: \(WebhookDelivererConfiguration(name: "").concurrency).")
     var webhookConcurrency: Int?
+
+    @Option(help: "What Apple hears as your refund preference when it asks about a refund request (Send Consumption Information v2, with App Store Server API credentials): decline (refunds of purchases the ledger shows delivered; an undelivered one gets no preference), grant (a full refund), or no-preference. Or $RECEIPTQ_REFUND_PREFERENCE. Default: no-preference.")
+    var refundPreference: String?
 
     @Option(help: "PEM file of the CAs that verify Apple's TLS certificate: only these are trusted (default: the system's).")
     var caBundle: String?
@@ -148,9 +151,21 @@ struct WorkerCommand: AsyncParsableCommand {
         return settings
     }
 
+    /// `--refund-preference`, else `RECEIPTQ_REFUND_PREFERENCE`, else no preference.
+    func refundPreferencePolicy(_ environment: EnvironmentReader) throws -> RefundPreferencePolicy {
+        guard let text = refundPreference ?? environment.string("RECEIPTQ_REFUND_PREFERENCE") else { return .noPreference }
+        guard let policy = RefundPreferencePolicy(rawValue: text) else {
+            throw ConfigurationError("--refund-preference / RECEIPTQ_REFUND_PREFERENCE must be decline, grant or no-preference, not \(text)")
+        }
+        return policy
+    }
+
     func run() async throws {
         let environment = EnvironmentReader()
-        let settings = try settings(environment)
+        var settings = try settings(environment)
+        let roots = try serverAPI.trustedRoots(environment)
+        settings.writer.ownership.testRoots = roots.areTestRoots
+        let refundPolicy = try refundPreferencePolicy(environment)
         let logger = LogSetup.bootstrap(label: "receiptq.worker")
         let databaseConfiguration = try database.configuration(applicationName: "receiptq-worker-\(getpid())")
         var adminOptions = admin
@@ -161,8 +176,11 @@ struct WorkerCommand: AsyncParsableCommand {
         // the bootstrap (the gauges and timers the worker makes at start were never exported).
         let registry = adminSettings.isEnabled
             ? PrometheusBootstrap.metricsSystem(help: WorkerMetrics.help, buckets: WorkerMetrics.buckets) : nil
+        roots.log(to: logger)
+        if let registry { roots.export(to: registry) }
 
         var webhooks = WebhookDelivererConfiguration(name: settings.name)
+        webhooks.shutdownDeadline = settings.shutdownDeadline
         webhooks.concurrency = try webhookConcurrency ?? environment.int("RECEIPTQ_WEBHOOK_CONCURRENCY", in: 0...100_000) ?? webhooks.concurrency
         do { try webhooks.validate() } catch { throw ConfigurationError("\(error)") }
         // Every in-flight verification and delivery holds a socket; running out shows up as connect failures.
@@ -174,7 +192,7 @@ struct WorkerCommand: AsyncParsableCommand {
         let pool = PostgresPool(configuration: databaseConfiguration, size: 3, logger: logger)
         let receiptCheck = try ReceiptCheckMode.resolve(self.receiptCheck, environment)
         let localReceipts = receiptCheck == .local
-            ? try ReceiptCheckMode.verifier(bundleIds: settings.bundleIDs, rootPaths: serverAPI.rootPaths(environment)) : nil
+            ? try ReceiptCheckMode.verifier(bundleIds: settings.bundleIDs, roots: serverAPI.trustedRoots(environment)) : nil
         let worker = ReceiptWorker(configuration: settings, pool: pool, database: databaseConfiguration,
                                    verifier: verifier, localReceipts: localReceipts, logger: logger)
 
@@ -197,16 +215,8 @@ struct WorkerCommand: AsyncParsableCommand {
         }
         let receiptsThroughServerAPI = chosen == .serverAPI || chosen == .localServerAPI
             || (chosen == .auto && serverAPIConfigured && localReceipts != nil)
-        let transactionVerifier: SignedTransactionVerifier
-        do {
-            transactionVerifier = try SignedTransactionVerifier(trustedRoots: try serverAPI.trustedRoots(environment),
-                                                                bundleIds: settings.bundleIDs,
-                                                                appAppleId: try serverAPI.appAppleIdValue(environment), acceptSandbox: true)
-        } catch let error as ConfigurationError {
-            throw error
-        } catch {
-            throw ConfigurationError("signed data: \(error)")
-        }
+        let transactionVerifier = try serverAPI.transactionVerifier(bundleIds: settings.bundleIDs, acceptSandbox: true, environment,
+                                                                    ocsp: OnlineRevocation.requester)
         var serverClients: ServerAPIClients?
         let serverHTTP = HTTPClient(configuration: HTTPClientConfiguration(maxTotalConnections: 256, caBundlePath: caBundle))
         let rateBudgetPool = PostgresPool(configuration: databaseConfiguration, size: 2, logger: logger)
@@ -216,6 +226,7 @@ struct WorkerCommand: AsyncParsableCommand {
         var runnerSettings = TransactionJobRunner.Configuration(name: settings.name, receiptsThroughServerAPI: receiptsThroughServerAPI,
                                                                 lease: settings.lease)
         runnerSettings.serverAPIConcurrency = serverAPIConcurrency ?? runnerSettings.serverAPIConcurrency
+        runnerSettings.shutdownDeadline = settings.shutdownDeadline
         runnerSettings.decision = TransactionDecision(acceptSandbox: settings.acceptSandbox, retryPolicy: settings.retry,
                                                       receipts: settings.decision)
         runnerSettings.writer.ownership = settings.writer.ownership
@@ -242,19 +253,24 @@ struct WorkerCommand: AsyncParsableCommand {
             "receipts_verified_by": "\(receiptsThroughServerAPI ? "App Store Server API" : "verifyReceipt")",
             "receipt_check": "\(receiptCheck.rawValue)",
             "require_app_account_token": "\(settings.writer.ownership.requireAppAccountToken)",
-            "server_api": "\(serverAPIConfigured ? "configured" : "not configured")",
+            "server_api": "\(serverAPIConfigured ? "configured" : "not configured")", "refund_preference": "\(refundPolicy.rawValue)",
         ])
-        var services: [any Service] = receiptsThroughServerAPI ? [runner, notifications, deliverer] : [worker, runner, notifications, deliverer]
+        var work: [any Service] = receiptsThroughServerAPI ? [runner, notifications, deliverer] : [worker, runner, notifications, deliverer]
         if let serverClients {
             // Apple's CONSUMPTION_REQUESTs are answered only with App Store Server API credentials.
-            services.append(ConsumptionResponder(configuration: ConsumptionResponder.Configuration(name: settings.name),
-                                                 pool: notificationPool, clients: serverClients, logger: logger))
+            work.append(ConsumptionResponder(configuration: ConsumptionResponder.Configuration(
+                name: settings.name, refundPreference: refundPolicy, shutdownDeadline: settings.shutdownDeadline),
+                                             pool: notificationPool, clients: serverClients, logger: logger))
         }
+        // On SIGTERM the work stops together, each part draining within --shutdown-deadline; the
+        // admin listener (shut down after it) answers probes and scrapes until then.
+        var services: [any Service] = [ConcurrentServices(work)]
         if let registry {
-            services.append(AdminServer(configuration: adminSettings, registry: registry,
-                                        readiness: ReadinessProbe(database: databaseConfiguration, logger: logger), logger: logger))
+            services.insert(AdminServer(configuration: adminSettings, registry: registry,
+                                        readiness: ReadinessProbe(database: databaseConfiguration, logger: logger), logger: logger,
+                                        facts: roots.readinessFacts), at: 0)
         }
-        let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        let group = ProcessServiceGroup.make(services: services, shutdownBudget: settings.shutdownDeadline + .seconds(1), logger: logger)
         try await group.run()
         pool.shutdown()
         webhookPool.shutdown()

@@ -3,7 +3,7 @@ import CommandSupport
 import FakeAppStore
 import Foundation
 
-/// `receiptq fake-appstore mint`: prints one receipt in the fake's format (see `FakeReceipt`), or
+/// `receiptq-fake-appstore mint`: prints one receipt in the fake's format (see `FakeReceipt`), or
 /// StoreKit 2 style signed transactions under a new fake CA.
 struct FakeAppStoreMint: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,7 +16,7 @@ struct FakeAppStoreMint: AsyncParsableCommand {
             the fake answers this status), "padding" (optional filler)}. A sandbox receipt sent to \
             the production endpoint gets 21007, a production one sent to the sandbox 21008. \
 
-            Example: receiptq fake-appstore mint --environment sandbox --transaction 1000000001:com.example.coins100
+            Example: receiptq-fake-appstore mint --environment sandbox --transaction 1000000001:com.example.coins100
 
             With --signed-transaction, prints instead one StoreKit 2 style JWS transaction per flag \
             (what Transaction.jwsRepresentation holds), signed by a CA made for this run: leaf with \
@@ -24,7 +24,7 @@ struct FakeAppStoreMint: AsyncParsableCommand {
             --root-out, or printed after the JWS with --print-root; a verifier accepts the JWS only \
             when configured to trust that root.
 
-            Example: receiptq fake-appstore mint --signed-transaction 2000000000000001:com.example.coins100 --root-out /tmp/fake-root.pem
+            Example: receiptq-fake-appstore mint --signed-transaction 2000000000000001:com.example.coins100 --root-out /tmp/fake-root.pem
             """)
 
     @Option(help: "The app's bundle id.")

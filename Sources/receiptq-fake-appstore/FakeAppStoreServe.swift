@@ -8,17 +8,7 @@ import HTTPClient
 import Logging
 import ServiceLifecycle
 
-/// `receiptq fake-appstore`: a stand-in for Apple's verifyReceipt servers, for tests, demos and
-/// benchmarks. Serving is the default subcommand; `mint` prints a receipt the fake understands.
-struct FakeAppStoreCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "fake-appstore",
-        abstract: "Serve a fake App Store (verifyReceipt and the App Store Server API, production and sandbox) on loopback, or mint fake receipts and signed transactions.",
-        subcommands: [FakeAppStoreServe.self, FakeAppStoreMint.self],
-        defaultSubcommand: FakeAppStoreServe.self)
-}
-
-/// `receiptq fake-appstore [serve] …`: runs until SIGTERM or SIGINT.
+/// `receiptq-fake-appstore [serve] …`: runs until SIGTERM or SIGINT.
 struct FakeAppStoreServe: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -36,7 +26,10 @@ struct FakeAppStoreServe: AsyncParsableCommand {
             App Store Server API: base URLs http://HOST:PORT/production and http://HOST:PORT/sandbox \
             (Apple's paths below them, /inApps/v1/transactions/{id} and so on). Each request needs an \
             ES256 bearer token from a key given with --api-key (or made with --api-key-out), aud \
-            appstoreconnect-v1, bid = --bundle-id, unexpired, living at most an hour; else 401. Rate \
+            appstoreconnect-v1, bid = --bundle-id, iss, an exp at most an hour ahead (iat optional, as \
+            Apple's own libraries sign none; when present, exp - iat at most an hour); else 401. Served: the \
+            transaction, history, subscription, refund, order, app-transaction, consumption (v1, v2), \
+            app-account-token, notification and renewal-extension endpoints. Rate \
             limits per endpoint answer 429 with Retry-After in UNIX milliseconds; the outage windows \
             apply too. Everything is signed by a test CA made at start: its root is at GET \
             /fake/root.pem (and --root-out). Change the purchases with POST /fake/admin/purchases, \
@@ -208,9 +201,7 @@ struct FakeAppStoreServe: AsyncParsableCommand {
             logger.warning("no Server API key configured (--api-key, --api-key-out): every /inApps request gets 401")
         }
         logger.info("fake App Store serving", metadata: ["port": "\(server.port)", "latency": "\(latency)", "outages": "\(outage)"])
-        let group = ServiceGroup(configuration: .init(
-            services: [FakeAppStoreService(server: server)],
-            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let group = ProcessServiceGroup.make(services: [FakeAppStoreService(server: server)], logger: logger)
         try await group.run()
     }
 }

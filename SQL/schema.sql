@@ -1,0 +1,2934 @@
+-- ReceiptQueue's schema as it is now: what `receiptq migrate` makes of SQL/migrations in a new
+-- database, dumped by pg_dump (--schema-only --schema=receiptq --no-owner). The current truth;
+-- the migrations are its history. Generated: do not edit. `./Deploy/dev schema` rewrites it,
+-- and SchemaTests fails when it differs from a fresh migration.
+--
+-- PostgreSQL database dump
+--
+
+
+
+SET statement_timeout = 0;
+SET lock_timeout = 0;
+SET idle_in_transaction_session_timeout = 0;
+SET client_encoding = 'UTF8';
+SET standard_conforming_strings = on;
+SELECT pg_catalog.set_config('search_path', '', false);
+SET check_function_bodies = false;
+SET xmloption = content;
+SET client_min_messages = warning;
+SET row_security = off;
+
+--
+-- Name: receiptq; Type: SCHEMA; Schema: -; Owner: -
+--
+
+CREATE SCHEMA receiptq;
+
+
+--
+-- Name: SCHEMA receiptq; Type: COMMENT; Schema: -; Owner: -
+--
+
+COMMENT ON SCHEMA receiptq IS 'ReceiptQueue: asynchronous verification of Apple In-App Purchase receipts. Roles: receiptq_api, receiptq_worker, receiptq_scheduler, receiptq_readonly (see migration 0011).';
+
+
+--
+-- Name: append_failed_job_events(bigint[]); Type: FUNCTION; Schema: receiptq; Owner: -
+--
+
+CREATE FUNCTION receiptq.append_failed_job_events(p_jobs bigint[]) RETURNS integer
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    -- finished_at = now(): only jobs this very transaction gave up (now() is the transaction's
+    -- start), so a caller cannot replay events for anything else.
+    SELECT receiptq.append_job_events(array_agg(j.id))
+    FROM receiptq.jobs j
+    WHERE j.id = ANY(p_jobs) AND j.state = 'failed' AND j.finished_at = now();
+$$;
+
+
+--
+-- Name: FUNCTION append_failed_job_events(p_jobs bigint[]); Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON FUNCTION receiptq.append_failed_job_events(p_jobs bigint[]) IS 'The scheduler''s only way to append events: job.failed for jobs its own transaction gave up.';
+
+
+--
+-- Name: append_job_events(bigint[]); Type: FUNCTION; Schema: receiptq; Owner: -
+--
+
+CREATE FUNCTION receiptq.append_job_events(p_jobs bigint[]) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_appended integer;
+BEGIN
+    -- Serialises appends until commit, so events.sequence follows commit order (0009).
+    PERFORM pg_advisory_xact_lock(1381061969, 3);
+    INSERT INTO receiptq.events (type, user_id, job_id, purchase_key, body)
+    SELECT CASE WHEN j.state = 'failed' THEN 'job.failed' ELSE 'verdict.' || v.verdict END,
+           j.user_id, j.id, j.purchase_key,
+           jsonb_strip_nulls(jsonb_build_object(
+               'job_id', j.id, 'status_url', '/v1/receipts/' || j.id, 'state', j.state, 'verdict', v.verdict,
+               'transaction_id', j.transaction_id, 'reason', j.outcome_reason, 'environment', j.apple_environment,
+               'purchase', CASE WHEN g.purchase_key IS NOT NULL AND g.user_id = j.user_id THEN jsonb_build_object(
+                   'purchase_key', g.purchase_key, 'transaction_id', g.transaction_id,
+                   'original_transaction_id', g.original_transaction_id, 'product_id', g.product_id,
+                   'quantity', g.quantity, 'environment', g.environment, 'ownership_type', g.ownership_type,
+                   'order_id', g.order_id, 'expires_at', g.expires_date, 'revoked_at', g.revoked_at) END))
+    FROM receiptq.jobs j                                                            -- primary key
+    LEFT JOIN receiptq.grants g ON g.purchase_key = j.purchase_key                  -- grants_pkey
+    CROSS JOIN LATERAL (SELECT receiptq.verdict(j.state, j.id, j.user_id, g.user_id, g.job_id, g.revoked_at) AS verdict) AS v
+    WHERE j.id = ANY(p_jobs) AND j.finished_at IS NOT NULL
+    ORDER BY j.id;
+    GET DIAGNOSTICS v_appended = ROW_COUNT;
+    RETURN v_appended;
+END $$;
+
+
+--
+-- Name: FUNCTION append_job_events(p_jobs bigint[]); Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON FUNCTION receiptq.append_job_events(p_jobs bigint[]) IS 'Appends one event per finished job of p_jobs (verdict.<verdict>, or job.failed), derived from the job and its ledger row. Run last in the transaction that finished them.';
+
+
+--
+-- Name: create_login(text, text, text); Type: FUNCTION; Schema: receiptq; Owner: -
+--
+
+CREATE FUNCTION receiptq.create_login(p_login text, p_password text, p_role text) RETURNS text
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog'
+    AS $$
+DECLARE
+    v_existing pg_roles%ROWTYPE;
+BEGIN
+    IF p_role IS NULL OR p_role NOT IN ('receiptq_api', 'receiptq_worker', 'receiptq_scheduler', 'receiptq_readonly') THEN
+        RAISE EXCEPTION 'unknown receiptq role %', p_role USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF p_login IS NULL OR length(p_login) NOT BETWEEN 1 AND 63 THEN
+        RAISE EXCEPTION 'a login name has 1 to 63 characters' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    SELECT * INTO v_existing FROM pg_roles WHERE rolname = p_login;
+    IF NOT FOUND THEN
+        IF p_password IS NULL THEN
+            EXECUTE format('CREATE ROLE %I LOGIN IN ROLE %I', p_login, p_role);
+        ELSE
+            EXECUTE format('CREATE ROLE %I LOGIN PASSWORD %L IN ROLE %I', p_login, p_password, p_role);
+        END IF;
+        RETURN 'created';
+    END IF;
+    IF v_existing.rolsuper OR NOT v_existing.rolcanlogin OR p_login = session_user OR p_login = current_user THEN
+        RAISE EXCEPTION 'role % exists and is not a receiptq login (superuser, group, or yourself)', p_login
+            USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    IF p_password IS NOT NULL THEN
+        EXECUTE format('ALTER ROLE %I WITH PASSWORD %L', p_login, p_password);
+    END IF;
+    IF NOT pg_has_role(p_login, p_role, 'MEMBER') THEN
+        EXECUTE format('GRANT %I TO %I', p_role, p_login);
+    END IF;
+    RETURN 'updated';
+END $$;
+
+
+--
+-- Name: FUNCTION create_login(p_login text, p_password text, p_role text); Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON FUNCTION receiptq.create_login(p_login text, p_password text, p_role text) IS 'Creates (or sets the password of) a login in one receiptq group role. Owner only; needs CREATEROLE.';
+
+
+--
+-- Name: fan_out_events(); Type: FUNCTION; Schema: receiptq; Owner: -
+--
+
+CREATE FUNCTION receiptq.fan_out_events() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+BEGIN
+    INSERT INTO receiptq.deliveries (endpoint_id, event_sequence, user_id)
+    SELECT w.id, a.sequence, a.user_id
+    FROM appended a
+    JOIN receiptq.webhook_endpoints w ON w.enabled
+         AND (w.event_types IS NULL OR a.type = ANY(w.event_types) OR split_part(a.type, '.', 1) || '.*' = ANY(w.event_types))
+    ORDER BY a.sequence;
+    IF EXISTS (SELECT 1 FROM appended) THEN
+        PERFORM pg_notify('receiptq_events', '');
+    END IF;
+    RETURN NULL;
+END $$;
+
+
+--
+-- Name: notify_jobs_enqueued(); Type: FUNCTION; Schema: receiptq; Owner: -
+--
+
+CREATE FUNCTION receiptq.notify_jobs_enqueued() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM inserted) THEN
+        PERFORM pg_notify('receiptq_jobs', '');
+    END IF;
+    RETURN NULL;
+END $$;
+
+
+--
+-- Name: notify_jobs_finished(); Type: FUNCTION; Schema: receiptq; Owner: -
+--
+
+CREATE FUNCTION receiptq.notify_jobs_finished() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    PERFORM pg_notify('receiptq_results', n.id::text)
+    FROM changed n JOIN before o ON o.id = n.id
+    WHERE n.finished_at IS NOT NULL AND o.finished_at IS NULL;
+    RETURN NULL;
+END $$;
+
+
+--
+-- Name: notify_notifications_received(); Type: FUNCTION; Schema: receiptq; Owner: -
+--
+
+CREATE FUNCTION receiptq.notify_notifications_received() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM received) THEN
+        PERFORM pg_notify('receiptq_notifications', '');
+    END IF;
+    RETURN NULL;
+END $$;
+
+
+--
+-- Name: purchase_key(text, text, text, text, text); Type: FUNCTION; Schema: receiptq; Owner: -
+--
+
+CREATE FUNCTION receiptq.purchase_key(p_transaction_id text, p_original_transaction_id text, p_web_order_line_item_id text, p_product_type text, p_ownership_type text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN CASE WHEN (p_ownership_type = 'FAMILY_SHARED'::text) THEN CASE WHEN (p_product_type = 'auto_renewable'::text) THEN ((('family:period:'::text || p_original_transaction_id) || ':'::text) || COALESCE(p_web_order_line_item_id, p_transaction_id)) ELSE ('family:purchase:'::text || p_original_transaction_id) END WHEN (p_product_type = 'auto_renewable'::text) THEN ('period:'::text || COALESCE(p_web_order_line_item_id, p_transaction_id)) WHEN (p_product_type = 'consumable'::text) THEN ('purchase:'::text || p_transaction_id) ELSE ('purchase:'::text || p_original_transaction_id) END;
+
+
+--
+-- Name: receipt_digest(text); Type: FUNCTION; Schema: receiptq; Owner: -
+--
+
+CREATE FUNCTION receiptq.receipt_digest(receipt text) RETURNS bytea
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    RETURN sha256(convert_to(receipt, 'UTF8'::name));
+
+
+--
+-- Name: record_purchase(bigint, text, text, text, text, text, integer, timestamp with time zone, timestamp with time zone, text, text, text, text, text, uuid, uuid, text, bigint, text, boolean, boolean); Type: FUNCTION; Schema: receiptq; Owner: -
+--
+
+CREATE FUNCTION receiptq.record_purchase(p_job_id bigint, p_transaction_id text, p_original_transaction_id text, p_web_order_line_item_id text, p_user_id text, p_product_id text, p_quantity integer, p_purchase_date timestamp with time zone, p_expires_date timestamp with time zone, p_environment text, p_ownership_type text, p_order_id text, p_claimed_product_id text, p_product_type text, p_app_account_token uuid, p_claimed_app_account_token uuid, p_storefront text, p_price bigint, p_currency text, p_proven boolean, p_require_token boolean, OUT result text, OUT purchase_key text, OUT matched_order_id text, OUT unmatched boolean, OUT reason text) RETURNS record
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    v_type text;
+    v_existing receiptq.grants%ROWTYPE;
+    v_token_order receiptq.orders%ROWTYPE;
+    v_order receiptq.orders%ROWTYPE;
+    v_order_mismatch boolean := false;
+    v_family boolean := p_ownership_type = 'FAMILY_SHARED';
+BEGIN
+    SELECT type INTO v_type FROM receiptq.products WHERE product_id = p_product_id;            -- products_pkey
+    v_type := coalesce(v_type, p_product_type, CASE WHEN p_expires_date IS NOT NULL THEN 'auto_renewable' END);
+    purchase_key := receiptq.purchase_key(p_transaction_id, p_original_transaction_id, p_web_order_line_item_id, v_type,
+                                          p_ownership_type);
+    PERFORM pg_advisory_xact_lock(hashtextextended('receiptq.purchase:' || purchase_key, 0));
+
+    SELECT * INTO v_existing FROM receiptq.grants g
+    WHERE g.purchase_key = record_purchase.purchase_key;                                         -- grants_pkey
+    IF NOT FOUND THEN
+        SELECT * INTO v_existing FROM receiptq.grants g
+        WHERE g.transaction_id = p_transaction_id AND g.purchase_key LIKE 'transaction:%'         -- grants_transaction_idx
+        LIMIT 1;
+    END IF;
+    IF FOUND THEN
+        purchase_key := v_existing.purchase_key;
+        matched_order_id := v_existing.order_id;
+        unmatched := v_existing.unmatched;
+        IF v_existing.user_id = p_user_id THEN
+            result := 'already_granted';
+            reason := 'this purchase was granted before';
+        ELSE
+            result := 'owned_elsewhere';
+            reason := 'this purchase belongs to another account';
+        END IF;
+        RETURN;
+    END IF;
+
+    IF NOT v_family AND p_app_account_token IS NOT NULL THEN
+        SELECT * INTO v_token_order FROM receiptq.orders o
+        WHERE o.app_account_token = p_app_account_token FOR UPDATE;                                 -- orders_app_account_token_idx
+        IF FOUND AND v_token_order.user_id <> p_user_id THEN
+            result := 'owned_elsewhere';
+            purchase_key := NULL;   -- not granted yet: the owner's own submission writes the row
+            reason := 'Apple''s appAccountToken names an order of another account';
+            RETURN;
+        END IF;
+    END IF;
+
+    IF v_token_order.order_id IS NULL THEN
+        IF p_require_token AND NOT v_family THEN
+            result := 'token_required';
+            purchase_key := NULL;
+            reason := 'no appAccountToken Apple signed names one of our orders, and this app requires one (--require-app-account-token): '
+                || 'held for review, never granted to whoever submits it';
+            RETURN;
+        END IF;
+        IF NOT p_proven THEN
+            result := 'unproven';
+            purchase_key := NULL;
+            reason := 'a transaction id alone does not prove who paid: submit the receipt or the signed transaction';
+            RETURN;
+        END IF;
+    END IF;
+
+    -- The order it fulfils (a family member's access never fulfils one).
+    IF NOT v_family THEN
+        IF v_token_order.order_id IS NOT NULL THEN
+            IF v_token_order.product_id <> p_product_id THEN
+                v_order_mismatch := true;
+            ELSIF v_token_order.state = 'pending' THEN
+                v_order := v_token_order;
+            END IF;
+        END IF;
+        IF v_order.order_id IS NULL AND p_claimed_app_account_token IS NOT NULL
+           AND p_claimed_app_account_token IS DISTINCT FROM p_app_account_token THEN
+            SELECT * INTO v_order FROM receiptq.orders o                                             -- orders_app_account_token_idx
+            WHERE o.app_account_token = p_claimed_app_account_token AND o.user_id = p_user_id AND o.state = 'pending'
+              AND o.product_id = p_product_id
+            FOR UPDATE;
+        END IF;
+        IF v_order.order_id IS NULL AND p_order_id IS NOT NULL THEN
+            SELECT * INTO v_order FROM receiptq.orders o WHERE o.order_id = p_order_id FOR UPDATE;  -- orders_pkey
+            IF FOUND AND v_order.product_id <> p_product_id THEN
+                v_order_mismatch := true;
+                v_order := NULL;
+            ELSIF FOUND AND (v_order.state <> 'pending' OR v_order.user_id <> p_user_id) THEN
+                v_order := NULL;   -- spent or someone else's: fall back to the user's own pending orders
+            END IF;
+        END IF;
+        IF v_order.order_id IS NULL THEN
+            -- Apple sometimes drops applicationUsername: the user's oldest pending order for the product.
+            SELECT * INTO v_order FROM receiptq.orders o                                             -- orders_pending_idx
+            WHERE o.user_id = p_user_id AND o.product_id = p_product_id AND o.state = 'pending'
+            ORDER BY o.created_at, o.order_id
+            LIMIT 1
+            FOR UPDATE SKIP LOCKED;
+        END IF;
+    END IF;
+
+    INSERT INTO receiptq.grants (transaction_id, original_transaction_id, job_id, user_id, product_id, quantity,
+                                 purchase_date, environment, order_id, unmatched, purchase_key, product_type,
+                                 ownership_type, web_order_line_item_id, expires_date, claimed_product_id, order_mismatch,
+                                 app_account_token, storefront, price, currency)
+    VALUES (p_transaction_id, p_original_transaction_id, p_job_id, p_user_id, p_product_id, p_quantity,
+            p_purchase_date, p_environment, v_order.order_id, v_order.order_id IS NULL, purchase_key, v_type,
+            p_ownership_type, p_web_order_line_item_id, p_expires_date,
+            CASE WHEN p_claimed_product_id <> p_product_id THEN p_claimed_product_id END, v_order_mismatch,
+            coalesce(p_app_account_token, v_order.app_account_token), p_storefront, p_price, p_currency);
+
+    IF v_order.order_id IS NOT NULL THEN
+        UPDATE receiptq.orders SET state = 'fulfilled', fulfilled_at = now() WHERE order_id = v_order.order_id;
+    END IF;
+
+    result := 'granted';
+    matched_order_id := v_order.order_id;
+    unmatched := v_order.order_id IS NULL;
+END $$;
+
+
+--
+-- Name: FUNCTION record_purchase(p_job_id bigint, p_transaction_id text, p_original_transaction_id text, p_web_order_line_item_id text, p_user_id text, p_product_id text, p_quantity integer, p_purchase_date timestamp with time zone, p_expires_date timestamp with time zone, p_environment text, p_ownership_type text, p_order_id text, p_claimed_product_id text, p_product_type text, p_app_account_token uuid, p_claimed_app_account_token uuid, p_storefront text, p_price bigint, p_currency text, p_proven boolean, p_require_token boolean, OUT result text, OUT purchase_key text, OUT matched_order_id text, OUT unmatched boolean, OUT reason text); Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON FUNCTION receiptq.record_purchase(p_job_id bigint, p_transaction_id text, p_original_transaction_id text, p_web_order_line_item_id text, p_user_id text, p_product_id text, p_quantity integer, p_purchase_date timestamp with time zone, p_expires_date timestamp with time zone, p_environment text, p_ownership_type text, p_order_id text, p_claimed_product_id text, p_product_type text, p_app_account_token uuid, p_claimed_app_account_token uuid, p_storefront text, p_price bigint, p_currency text, p_proven boolean, p_require_token boolean, OUT result text, OUT purchase_key text, OUT matched_order_id text, OUT unmatched boolean, OUT reason text) IS 'Ledger write for one verified transaction, one row per purchase, with its owner: granted | already_granted | owned_elsewhere | unproven (a bare claim) | token_required (policy).';
+
+
+--
+-- Name: verdict(text, bigint, text, text, bigint, timestamp with time zone); Type: FUNCTION; Schema: receiptq; Owner: -
+--
+
+CREATE FUNCTION receiptq.verdict(p_state text, p_job_id bigint, p_user_id text, p_grant_user_id text, p_grant_job_id bigint, p_revoked_at timestamp with time zone) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN CASE WHEN (p_state = 'owned_elsewhere'::text) THEN 'owned_by_another_user'::text WHEN (p_state = ANY (ARRAY['granted'::text, 'already_granted'::text])) THEN CASE WHEN (p_grant_user_id IS NULL) THEN 'pending'::text WHEN (p_grant_user_id <> p_user_id) THEN 'owned_by_another_user'::text WHEN (p_revoked_at IS NOT NULL) THEN 'revoked'::text WHEN (p_grant_job_id = p_job_id) THEN 'delivered'::text ELSE 'already_delivered'::text END WHEN (p_state = 'rejected'::text) THEN 'not_paid'::text WHEN (p_state = 'resubmit'::text) THEN 'resubmit'::text ELSE 'pending'::text END;
+
+
+--
+-- Name: FUNCTION verdict(p_state text, p_job_id bigint, p_user_id text, p_grant_user_id text, p_grant_job_id bigint, p_revoked_at timestamp with time zone); Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON FUNCTION receiptq.verdict(p_state text, p_job_id bigint, p_user_id text, p_grant_user_id text, p_grant_job_id bigint, p_revoked_at timestamp with time zone) IS 'The verdict a job reads, from its state and its ledger row: delivered (this job created the submitter''s grant), already_delivered, owned_by_another_user, revoked, not_paid, resubmit, pending.';
+
+
+SET default_tablespace = '';
+
+SET default_table_access_method = heap;
+
+--
+-- Name: api_rate_budgets; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.api_rate_budgets (
+    bundle_id text NOT NULL,
+    endpoint text NOT NULL,
+    environment text NOT NULL,
+    rate_per_second double precision NOT NULL,
+    capacity double precision NOT NULL,
+    tokens double precision NOT NULL,
+    refilled_at timestamp with time zone NOT NULL,
+    paused_until timestamp with time zone,
+    granted_total bigint DEFAULT 0 NOT NULL,
+    pauses_total bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT api_rate_budgets_capacity_check CHECK ((capacity >= (1)::double precision)),
+    CONSTRAINT api_rate_budgets_environment_check CHECK ((environment = ANY (ARRAY['Production'::text, 'Sandbox'::text]))),
+    CONSTRAINT api_rate_budgets_rate_per_second_check CHECK ((rate_per_second > (0)::double precision))
+)
+WITH (fillfactor='50', autovacuum_vacuum_scale_factor='0', autovacuum_vacuum_threshold='10000');
+
+
+--
+-- Name: TABLE api_rate_budgets; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.api_rate_budgets IS 'Token bucket per (app, App Store Server API endpoint, environment), shared by every worker; paused_until honours Apple''s Retry-After fleet-wide.';
+
+
+--
+-- Name: api_rate_budget_status; Type: VIEW; Schema: receiptq; Owner: -
+--
+
+CREATE VIEW receiptq.api_rate_budget_status AS
+ SELECT api_rate_budgets.bundle_id,
+    api_rate_budgets.endpoint,
+    api_rate_budgets.environment,
+    api_rate_budgets.rate_per_second,
+    api_rate_budgets.capacity,
+    round((LEAST(api_rate_budgets.capacity, (api_rate_budgets.tokens + (api_rate_budgets.rate_per_second * GREATEST((0)::double precision, (EXTRACT(epoch FROM (clock_timestamp() - api_rate_budgets.refilled_at)))::double precision)))))::numeric, 2) AS tokens_now,
+    (api_rate_budgets.paused_until > clock_timestamp()) AS paused,
+    api_rate_budgets.paused_until,
+    api_rate_budgets.granted_total,
+    api_rate_budgets.pauses_total
+   FROM receiptq.api_rate_budgets
+  ORDER BY api_rate_budgets.bundle_id, api_rate_budgets.endpoint, api_rate_budgets.environment;
+
+
+--
+-- Name: VIEW api_rate_budget_status; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON VIEW receiptq.api_rate_budget_status IS 'App Store Server API budgets now: tokens available, whether Apple paused the endpoint (429), totals granted and paused.';
+
+
+--
+-- Name: consumption_consents; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.consumption_consents (
+    user_id text NOT NULL,
+    consented boolean NOT NULL,
+    recorded_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT consumption_consents_user_check CHECK (((length(user_id) >= 1) AND (length(user_id) <= 256)))
+);
+
+
+--
+-- Name: TABLE consumption_consents; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.consumption_consents IS 'Whether the user consented to share consumption data with Apple (recorded by the backend through the API).';
+
+
+--
+-- Name: consumption_requests; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.consumption_requests (
+    notification_uuid uuid NOT NULL,
+    transaction_id text NOT NULL,
+    environment text NOT NULL,
+    user_id text,
+    reason text,
+    deadline timestamp with time zone NOT NULL,
+    state text DEFAULT 'queued'::text NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    run_at timestamp with time zone DEFAULT now() NOT NULL,
+    locked_by text,
+    locked_until timestamp with time zone,
+    last_error text,
+    sent_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT consumption_requests_lease_check CHECK (((state = 'sending'::text) = ((locked_by IS NOT NULL) AND (locked_until IS NOT NULL)))),
+    CONSTRAINT consumption_requests_state_check CHECK ((state = ANY (ARRAY['queued'::text, 'sending'::text, 'sent'::text, 'no_consent'::text, 'expired'::text, 'failed'::text])))
+);
+
+
+--
+-- Name: TABLE consumption_requests; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.consumption_requests IS 'Apple''s CONSUMPTION_REQUESTs: answered with Send Consumption Information before deadline when the user consented; never after.';
+
+
+--
+-- Name: deliveries; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.deliveries (
+    endpoint_id text NOT NULL,
+    event_sequence bigint NOT NULL,
+    user_id text NOT NULL,
+    state text DEFAULT 'queued'::text NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    run_at timestamp with time zone DEFAULT now() NOT NULL,
+    locked_by text,
+    locked_until timestamp with time zone,
+    last_status integer,
+    last_error text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    budget_from timestamp with time zone DEFAULT now() NOT NULL,
+    delivered_at timestamp with time zone,
+    CONSTRAINT deliveries_lease_check CHECK (((state = 'delivering'::text) = ((locked_by IS NOT NULL) AND (locked_until IS NOT NULL)))),
+    CONSTRAINT deliveries_state_check CHECK ((state = ANY (ARRAY['queued'::text, 'delivering'::text, 'delivered'::text, 'failed'::text])))
+)
+WITH (fillfactor='80', autovacuum_vacuum_scale_factor='0.01', autovacuum_vacuum_cost_delay='0');
+
+
+--
+-- Name: TABLE deliveries; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.deliveries IS 'Webhook deliveries: queued -> delivering (leased) -> delivered | failed (gave up after the retry deadline; re-drivable). In order per (endpoint, user).';
+
+
+--
+-- Name: COLUMN deliveries.budget_from; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.deliveries.budget_from IS 'The retry deadline (3 days by default) counts from here: creation, or the last re-drive.';
+
+
+--
+-- Name: events; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.events (
+    sequence bigint NOT NULL,
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    type text NOT NULL,
+    user_id text NOT NULL,
+    job_id bigint,
+    purchase_key text,
+    body jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+
+--
+-- Name: TABLE events; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.events IS 'Append-only outbox: one row per change a backend cares about, written in the same transaction as the change. sequence follows commit order.';
+
+
+--
+-- Name: COLUMN events.id; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.events.id IS 'Stable event id: a backend deduplicates deliveries by it.';
+
+
+--
+-- Name: COLUMN events.body; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.events.body IS 'The JSON delivered to webhooks and served by GET /v1/events (documented in the OpenAPI document).';
+
+
+--
+-- Name: events_sequence_seq; Type: SEQUENCE; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE receiptq.events ALTER COLUMN sequence ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME receiptq.events_sequence_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: jobs; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.jobs (
+    id bigint NOT NULL,
+    receipt_data text,
+    receipt_sha256 bytea GENERATED ALWAYS AS (receiptq.receipt_digest(receipt_data)) STORED,
+    transaction_id text NOT NULL,
+    user_id text NOT NULL,
+    product_id text,
+    order_id text,
+    state text DEFAULT 'queued'::text NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    run_at timestamp with time zone DEFAULT now() NOT NULL,
+    locked_by text,
+    locked_until timestamp with time zone,
+    apple_status integer,
+    apple_environment text,
+    last_error text,
+    outcome_reason text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    finished_at timestamp with time zone,
+    bounded_answers integer DEFAULT 0 NOT NULL,
+    redriven_at timestamp with time zone,
+    purchase_key text,
+    superseded_by bigint,
+    kind text DEFAULT 'receipt'::text NOT NULL,
+    signed_transaction text,
+    app_account_token uuid,
+    trusted_claim boolean DEFAULT false NOT NULL,
+    CONSTRAINT jobs_finished_check CHECK (((state = ANY (ARRAY['granted'::text, 'already_granted'::text, 'rejected'::text, 'failed'::text, 'resubmit'::text, 'owned_elsewhere'::text])) = (finished_at IS NOT NULL))),
+    CONSTRAINT jobs_kind_check CHECK ((kind = ANY (ARRAY['receipt'::text, 'signed_transaction'::text, 'transaction_id'::text]))),
+    CONSTRAINT jobs_lease_check CHECK (((state = 'verifying'::text) = ((locked_by IS NOT NULL) AND (locked_until IS NOT NULL)))),
+    CONSTRAINT jobs_payload_check CHECK ((((kind = 'receipt'::text) = (receipt_data IS NOT NULL)) AND ((kind = 'signed_transaction'::text) = (signed_transaction IS NOT NULL)))),
+    CONSTRAINT jobs_state_check CHECK ((state = ANY (ARRAY['queued'::text, 'verifying'::text, 'timed_out'::text, 'granted'::text, 'already_granted'::text, 'rejected'::text, 'failed'::text, 'resubmit'::text, 'owned_elsewhere'::text]))),
+    CONSTRAINT jobs_transaction_id_length CHECK (((length(transaction_id) >= 1) AND (length(transaction_id) <= 64))),
+    CONSTRAINT jobs_user_id_length CHECK (((length(user_id) >= 1) AND (length(user_id) <= 256)))
+)
+WITH (fillfactor='80', autovacuum_vacuum_scale_factor='0.01', autovacuum_analyze_scale_factor='0.02', autovacuum_vacuum_cost_delay='0');
+ALTER TABLE ONLY receiptq.jobs ALTER COLUMN receipt_data SET STORAGE EXTERNAL;
+ALTER TABLE ONLY receiptq.jobs ALTER COLUMN signed_transaction SET STORAGE EXTERNAL;
+
+
+--
+-- Name: TABLE jobs; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.jobs IS 'One receipt verification request. States: queued -> verifying (leased) -> granted | already_granted | rejected | failed; timed_out goes back to queued via the scheduler.';
+
+
+--
+-- Name: COLUMN jobs.receipt_data; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.jobs.receipt_data IS 'Base64 receipt as the app sent it (whitespace removed). Never log it.';
+
+
+--
+-- Name: COLUMN jobs.receipt_sha256; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.jobs.receipt_sha256 IS 'Digest of receipt_data; with transaction_id the dedupe key of a submission.';
+
+
+--
+-- Name: COLUMN jobs.transaction_id; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.jobs.transaction_id IS 'The StoreKit transaction the client asks to verify; must appear in the receipt.';
+
+
+--
+-- Name: COLUMN jobs.user_id; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.jobs.user_id IS 'The backend''s user id; grants are delivered to this user.';
+
+
+--
+-- Name: COLUMN jobs.product_id; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.jobs.product_id IS 'Product the client says it bought (checked against the receipt and the order).';
+
+
+--
+-- Name: COLUMN jobs.order_id; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.jobs.order_id IS 'StoreKit applicationUsername (the backend''s order id); NULL when Apple dropped it.';
+
+
+--
+-- Name: COLUMN jobs.state; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.jobs.state IS 'queued, verifying, timed_out (not terminal); granted, already_granted, rejected, failed, resubmit, owned_elsewhere (terminal).';
+
+
+--
+-- Name: COLUMN jobs.attempts; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.jobs.attempts IS 'Claims so far; incremented by each claim, given back when a worker releases a job on shutdown.';
+
+
+--
+-- Name: COLUMN jobs.run_at; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.jobs.run_at IS 'Earliest time the job may be claimed (queued) or requeued (timed_out).';
+
+
+--
+-- Name: COLUMN jobs.locked_by; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.jobs.locked_by IS 'Worker holding the lease while verifying (NULL otherwise).';
+
+
+--
+-- Name: COLUMN jobs.locked_until; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.jobs.locked_until IS 'Lease expiry; after it the scheduler puts the job back in the queue.';
+
+
+--
+-- Name: COLUMN jobs.apple_status; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.jobs.apple_status IS 'Last verifyReceipt status from Apple (or NULL: no JSON answer).';
+
+
+--
+-- Name: COLUMN jobs.apple_environment; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.jobs.apple_environment IS 'Production or Sandbox: which environment answered last.';
+
+
+--
+-- Name: COLUMN jobs.last_error; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.jobs.last_error IS 'Why the last attempt did not finish the job (timeout, HTTP 503, lease expired, ...).';
+
+
+--
+-- Name: COLUMN jobs.outcome_reason; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.jobs.outcome_reason IS 'Why the job ended as it did (e.g. the rejection reason).';
+
+
+--
+-- Name: COLUMN jobs.finished_at; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.jobs.finished_at IS 'When the job reached a terminal state.';
+
+
+--
+-- Name: COLUMN jobs.bounded_answers; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.jobs.bounded_answers IS '21004 answers so far (our shared secret refused for this receipt): the job ends failed after a few.';
+
+
+--
+-- Name: COLUMN jobs.redriven_at; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.jobs.redriven_at IS 'Last time ops put this failed job back in the queue; the retry deadline counts from here (else from created_at).';
+
+
+--
+-- Name: COLUMN jobs.purchase_key; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.jobs.purchase_key IS 'granted / already_granted: the ledger row (receiptq.grants.purchase_key) this job delivered or found.';
+
+
+--
+-- Name: COLUMN jobs.superseded_by; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.jobs.superseded_by IS 'resubmit: the later submission of the same transaction (a newer receipt) that took over.';
+
+
+--
+-- Name: COLUMN jobs.kind; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.jobs.kind IS 'receipt, signed_transaction (StoreKit 2 JWS, verified locally) or transaction_id (App Store Server API).';
+
+
+--
+-- Name: COLUMN jobs.signed_transaction; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.jobs.signed_transaction IS 'StoreKit 2 jwsRepresentation as the app sent it. Never log it.';
+
+
+--
+-- Name: COLUMN jobs.app_account_token; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.jobs.app_account_token IS 'The order''s UUID the app passed to StoreKit 2 (appAccountToken), when given.';
+
+
+--
+-- Name: COLUMN jobs.trusted_claim; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.jobs.trusted_claim IS 'transaction_id jobs: the backend token that submitted it is trusted to vouch for the user (receiptq api --trusted-claim-tokens), so the claim counts as proof.';
+
+
+--
+-- Name: failures; Type: VIEW; Schema: receiptq; Owner: -
+--
+
+CREATE VIEW receiptq.failures AS
+ SELECT f.state,
+    f.apple_status,
+    f.reason,
+    count(*) AS jobs,
+    max(f.seen) AS last_seen
+   FROM ( SELECT jobs.state,
+            jobs.apple_status,
+            COALESCE(jobs.outcome_reason, jobs.last_error) AS reason,
+            jobs.finished_at AS seen
+           FROM receiptq.jobs
+          WHERE ((jobs.state = ANY (ARRAY['rejected'::text, 'failed'::text])) AND (jobs.finished_at > (now() - '24:00:00'::interval)))
+        UNION ALL
+         SELECT jobs.state,
+            jobs.apple_status,
+            jobs.last_error,
+            jobs.updated_at
+           FROM receiptq.jobs
+          WHERE ((jobs.state = 'queued'::text) AND (jobs.last_error IS NOT NULL))
+        UNION ALL
+         SELECT jobs.state,
+            jobs.apple_status,
+            jobs.last_error,
+            jobs.updated_at
+           FROM receiptq.jobs
+          WHERE (jobs.state = 'timed_out'::text)) f
+  GROUP BY f.state, f.apple_status, f.reason
+  ORDER BY (count(*)) DESC;
+
+
+--
+-- Name: VIEW failures; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON VIEW receiptq.failures IS 'Rejected and failed jobs of the last 24 hours, and jobs waiting to retry, grouped by state, Apple status and reason.';
+
+
+--
+-- Name: grants; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.grants (
+    transaction_id text NOT NULL,
+    original_transaction_id text NOT NULL,
+    job_id bigint NOT NULL,
+    user_id text NOT NULL,
+    product_id text NOT NULL,
+    quantity integer DEFAULT 1 NOT NULL,
+    purchase_date timestamp with time zone,
+    environment text NOT NULL,
+    order_id text,
+    unmatched boolean DEFAULT false NOT NULL,
+    granted_at timestamp with time zone DEFAULT now() NOT NULL,
+    purchase_key text NOT NULL,
+    product_type text,
+    ownership_type text DEFAULT 'PURCHASED'::text NOT NULL,
+    web_order_line_item_id text,
+    expires_date timestamp with time zone,
+    claimed_product_id text,
+    order_mismatch boolean DEFAULT false NOT NULL,
+    revoked_at timestamp with time zone,
+    revocation_reason text,
+    app_account_token uuid,
+    storefront text,
+    price bigint,
+    currency text,
+    revoked_by_notification uuid,
+    revocation_signed_at timestamp with time zone,
+    signed_under text DEFAULT 'apple'::text NOT NULL,
+    CONSTRAINT grants_environment_check CHECK ((environment = ANY (ARRAY['Production'::text, 'Sandbox'::text]))),
+    CONSTRAINT grants_ownership_check CHECK ((ownership_type = ANY (ARRAY['PURCHASED'::text, 'FAMILY_SHARED'::text]))),
+    CONSTRAINT grants_product_type_check CHECK ((product_type = ANY (ARRAY['consumable'::text, 'non_consumable'::text, 'auto_renewable'::text, 'non_renewing'::text]))),
+    CONSTRAINT grants_signed_under_check CHECK ((signed_under = ANY (ARRAY['apple'::text, 'test-roots'::text])))
+);
+
+
+--
+-- Name: TABLE grants; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.grants IS 'The ledger: one row per purchase (purchase_key), written in the same transaction that ends the job. Never deleted; a refund revokes a row, it does not remove it.';
+
+
+--
+-- Name: COLUMN grants.job_id; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.grants.job_id IS 'The job that granted it (no foreign key: jobs are pruned, grants are kept).';
+
+
+--
+-- Name: COLUMN grants.environment; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.grants.environment IS 'Production, or Sandbox (App Review and TestFlight purchases).';
+
+
+--
+-- Name: COLUMN grants.unmatched; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.grants.unmatched IS 'No registered order matched: granted anyway (the user paid); for ops to reconcile.';
+
+
+--
+-- Name: COLUMN grants.purchase_key; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.grants.purchase_key IS 'What makes a purchase one purchase: purchase:<original transaction id> (consumables, non-consumables and their restores, non-renewing), period:<web order line item id> (one auto-renewable subscription period and its restores), family:<user>:<…> for a family member''s entitlement.';
+
+
+--
+-- Name: COLUMN grants.product_type; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.grants.product_type IS 'From receiptq.products, else inferred (auto_renewable when Apple gave an expiry); NULL: a one-time purchase of unknown kind.';
+
+
+--
+-- Name: COLUMN grants.ownership_type; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.grants.ownership_type IS 'PURCHASED, or FAMILY_SHARED (a family member''s entitlement: never fulfils an order).';
+
+
+--
+-- Name: COLUMN grants.claimed_product_id; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.grants.claimed_product_id IS 'The product the client claimed when it differed from Apple''s (granted as Apple verified it).';
+
+
+--
+-- Name: COLUMN grants.order_mismatch; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.grants.order_mismatch IS 'The order the client named is for another product: not fulfilled by this grant.';
+
+
+--
+-- Name: COLUMN grants.revoked_at; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.grants.revoked_at IS 'Apple refunded or revoked the purchase after it was granted (the row stays).';
+
+
+--
+-- Name: COLUMN grants.price; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.grants.price IS 'As Apple reports it in signed transactions: milliunits of currency.';
+
+
+--
+-- Name: COLUMN grants.revoked_by_notification; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.grants.revoked_by_notification IS 'The notification that revoked (or last reinstated) this grant.';
+
+
+--
+-- Name: COLUMN grants.signed_under; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.grants.signed_under IS 'apple: granted by a worker trusting only Apple''s roots; test-roots: by a worker started with --trust-test-roots (test equipment, never production).';
+
+
+--
+-- Name: flagged_grants; Type: VIEW; Schema: receiptq; Owner: -
+--
+
+CREATE VIEW receiptq.flagged_grants AS
+ SELECT grants.transaction_id,
+    grants.purchase_key,
+    grants.user_id,
+    grants.product_id,
+    grants.claimed_product_id,
+    grants.order_id,
+    grants.unmatched,
+    grants.order_mismatch,
+    grants.ownership_type,
+    grants.environment,
+    grants.granted_at
+   FROM receiptq.grants
+  WHERE (grants.unmatched OR grants.order_mismatch OR (grants.claimed_product_id IS NOT NULL));
+
+
+--
+-- Name: VIEW flagged_grants; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON VIEW receiptq.flagged_grants IS 'Grants whose client claims differed from what Apple verified, or that matched no order: paid, granted, to reconcile.';
+
+
+--
+-- Name: jobs_id_seq; Type: SEQUENCE; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE receiptq.jobs ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME receiptq.jobs_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: notification_recovery; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.notification_recovery (
+    environment text NOT NULL,
+    checked_through timestamp with time zone NOT NULL,
+    last_run_at timestamp with time zone,
+    last_error text,
+    recovered_total bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT notification_recovery_environment_check CHECK ((environment = ANY (ARRAY['Production'::text, 'Sandbox'::text])))
+);
+
+
+--
+-- Name: TABLE notification_recovery; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.notification_recovery IS 'Get Notification History read through checked_through (less an overlap each run); notifications found there and not here are enqueued.';
+
+
+--
+-- Name: notifications; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.notifications (
+    notification_uuid uuid NOT NULL,
+    notification_type text NOT NULL,
+    subtype text,
+    environment text NOT NULL,
+    signed_date timestamp with time zone NOT NULL,
+    original_transaction_id text,
+    transaction_id text,
+    signed_payload text NOT NULL,
+    source text DEFAULT 'endpoint'::text NOT NULL,
+    state text DEFAULT 'queued'::text NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    run_at timestamp with time zone DEFAULT now() NOT NULL,
+    locked_by text,
+    locked_until timestamp with time zone,
+    last_error text,
+    outcome text,
+    received_at timestamp with time zone DEFAULT now() NOT NULL,
+    applied_at timestamp with time zone,
+    CONSTRAINT notifications_environment_check CHECK ((environment = ANY (ARRAY['Production'::text, 'Sandbox'::text]))),
+    CONSTRAINT notifications_lease_check CHECK (((state = 'applying'::text) = ((locked_by IS NOT NULL) AND (locked_until IS NOT NULL)))),
+    CONSTRAINT notifications_source_check CHECK ((source = ANY (ARRAY['endpoint'::text, 'history'::text, 'test'::text]))),
+    CONSTRAINT notifications_state_check CHECK ((state = ANY (ARRAY['queued'::text, 'applying'::text, 'applied'::text, 'failed'::text, 'quarantined'::text]))),
+    CONSTRAINT notifications_type_check CHECK (((length(notification_type) >= 1) AND (length(notification_type) <= 64)))
+)
+WITH (fillfactor='80');
+ALTER TABLE ONLY receiptq.notifications ALTER COLUMN signed_payload SET STORAGE EXTERNAL;
+
+
+--
+-- Name: TABLE notifications; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.notifications IS 'App Store Server Notifications V2 as Apple signed them, one row per notificationUUID: queued -> applying (leased) -> applied | failed (re-drivable); quarantined: Apple''s, refused by this configuration (last_error says why), re-drivable once it is fixed.';
+
+
+--
+-- Name: COLUMN notifications.signed_payload; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.notifications.signed_payload IS 'Apple''s signedPayload, kept for audit and re-application. Never log it.';
+
+
+--
+-- Name: COLUMN notifications.source; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.notifications.source IS 'endpoint (Apple POSTed it), history (found by Get Notification History), test (receiptq notifications test).';
+
+
+--
+-- Name: COLUMN notifications.outcome; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.notifications.outcome IS 'What applying it did, for ops: grant revoked, period enqueued for a user, no user known yet, recorded.';
+
+
+--
+-- Name: notification_health; Type: VIEW; Schema: receiptq; Owner: -
+--
+
+CREATE VIEW receiptq.notification_health AS
+ SELECT e.environment,
+    ( SELECT max(n.received_at) AS max
+           FROM receiptq.notifications n
+          WHERE ((n.environment = e.environment) AND (n.source = 'endpoint'::text))) AS last_received_at,
+    ( SELECT count(*) AS count
+           FROM receiptq.notifications n
+          WHERE ((n.environment = e.environment) AND (n.state = ANY (ARRAY['queued'::text, 'applying'::text])))) AS open,
+    ( SELECT min(n.received_at) AS min
+           FROM receiptq.notifications n
+          WHERE ((n.environment = e.environment) AND (n.state = ANY (ARRAY['queued'::text, 'applying'::text])))) AS oldest_open_since,
+    ( SELECT count(*) AS count
+           FROM receiptq.notifications n
+          WHERE ((n.environment = e.environment) AND (n.state = 'failed'::text))) AS failed,
+    ( SELECT count(*) AS count
+           FROM receiptq.notifications n
+          WHERE ((n.environment = e.environment) AND (n.source = 'history'::text))) AS recovered_from_history,
+    r.checked_through AS history_checked_through,
+    r.last_run_at AS history_last_run_at,
+    r.last_error AS history_last_error,
+    ( SELECT count(*) AS count
+           FROM receiptq.consumption_requests c
+          WHERE ((c.environment = e.environment) AND (c.state = ANY (ARRAY['queued'::text, 'sending'::text])))) AS consumption_requests_open,
+    ( SELECT count(*) AS count
+           FROM receiptq.notifications n
+          WHERE ((n.environment = e.environment) AND (n.state = 'quarantined'::text))) AS quarantined,
+    ( SELECT min(n.received_at) AS min
+           FROM receiptq.notifications n
+          WHERE ((n.environment = e.environment) AND (n.state = 'quarantined'::text))) AS oldest_quarantined_since
+   FROM (( VALUES ('Production'::text), ('Sandbox'::text)) e(environment)
+     LEFT JOIN receiptq.notification_recovery r ON ((r.environment = e.environment)));
+
+
+--
+-- Name: VIEW notification_health; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON VIEW receiptq.notification_health IS 'Per environment: last notification received, open and failed ones, how many the history recovery found, how far it has read.';
+
+
+--
+-- Name: orders; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.orders (
+    order_id text NOT NULL,
+    user_id text NOT NULL,
+    product_id text NOT NULL,
+    state text DEFAULT 'pending'::text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    fulfilled_at timestamp with time zone,
+    app_account_token uuid,
+    CONSTRAINT orders_state_check CHECK ((state = ANY (ARRAY['pending'::text, 'fulfilled'::text, 'cancelled'::text])))
+);
+
+
+--
+-- Name: TABLE orders; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.orders IS 'Orders the backend registered before a purchase; matched to grants by order id, else by the user''s oldest pending order for the product.';
+
+
+--
+-- Name: COLUMN orders.state; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.orders.state IS 'pending until a grant fulfils it; cancelled by the backend.';
+
+
+--
+-- Name: COLUMN orders.app_account_token; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.orders.app_account_token IS 'UUID for StoreKit 2''s appAccountToken: a transaction carrying it fulfils this order.';
+
+
+--
+-- Name: outcomes; Type: VIEW; Schema: receiptq; Owner: -
+--
+
+CREATE VIEW receiptq.outcomes AS
+ SELECT s.state,
+    count(j.finished_at) FILTER (WHERE (j.finished_at > (now() - '00:01:00'::interval))) AS last_minute,
+    count(j.finished_at) AS last_hour
+   FROM (( VALUES ('granted'::text), ('already_granted'::text), ('rejected'::text), ('failed'::text), ('resubmit'::text), ('owned_elsewhere'::text)) s(state)
+     LEFT JOIN receiptq.jobs j ON (((j.state = s.state) AND (j.finished_at > (now() - '01:00:00'::interval)) AND (j.state = ANY (ARRAY['granted'::text, 'already_granted'::text, 'rejected'::text, 'failed'::text, 'resubmit'::text, 'owned_elsewhere'::text])))))
+  GROUP BY s.state;
+
+
+--
+-- Name: VIEW outcomes; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON VIEW receiptq.outcomes IS 'Jobs that reached each terminal state in the last minute and the last hour.';
+
+
+--
+-- Name: ownership_refusals; Type: VIEW; Schema: receiptq; Owner: -
+--
+
+CREATE VIEW receiptq.ownership_refusals AS
+ SELECT j.id AS job_id,
+    j.kind,
+    j.user_id AS submitted_by,
+    j.transaction_id,
+    j.outcome_reason AS reason,
+    g.user_id AS owner,
+    j.purchase_key,
+    j.finished_at
+   FROM (receiptq.jobs j
+     LEFT JOIN receiptq.grants g ON ((g.purchase_key = j.purchase_key)))
+  WHERE ((j.state = 'owned_elsewhere'::text) AND (j.finished_at > (now() - '7 days'::interval)));
+
+
+--
+-- Name: VIEW ownership_refusals; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON VIEW receiptq.ownership_refusals IS 'Submissions of the last 7 days that lost ownership of a purchase (a replay under another account, or a token naming another account''s order).';
+
+
+--
+-- Name: products; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.products (
+    product_id text NOT NULL,
+    type text NOT NULL,
+    CONSTRAINT products_type_check CHECK ((type = ANY (ARRAY['consumable'::text, 'non_consumable'::text, 'auto_renewable'::text, 'non_renewing'::text])))
+);
+
+
+--
+-- Name: TABLE products; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.products IS 'Optional catalog: product id -> type. Overrides what the ledger infers from Apple''s answer.';
+
+
+--
+-- Name: queue_depth; Type: VIEW; Schema: receiptq; Owner: -
+--
+
+CREATE VIEW receiptq.queue_depth AS
+ SELECT 'queued'::text AS state,
+    count(*) AS jobs,
+    count(*) FILTER (WHERE (jobs.run_at <= now())) AS ready,
+    count(*) FILTER (WHERE (jobs.run_at > now())) AS delayed
+   FROM receiptq.jobs
+  WHERE (jobs.state = 'queued'::text)
+UNION ALL
+ SELECT 'verifying'::text AS state,
+    count(*) AS jobs,
+    count(*) FILTER (WHERE (jobs.locked_until >= now())) AS ready,
+    count(*) FILTER (WHERE (jobs.locked_until < now())) AS delayed
+   FROM receiptq.jobs
+  WHERE (jobs.state = 'verifying'::text)
+UNION ALL
+ SELECT 'timed_out'::text AS state,
+    count(*) AS jobs,
+    count(*) FILTER (WHERE (jobs.run_at <= now())) AS ready,
+    count(*) FILTER (WHERE (jobs.run_at > now())) AS delayed
+   FROM receiptq.jobs
+  WHERE (jobs.state = 'timed_out'::text);
+
+
+--
+-- Name: VIEW queue_depth; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON VIEW receiptq.queue_depth IS 'Jobs not yet finished, per state. ready/delayed: due now vs later (for verifying: lease valid vs expired).';
+
+
+--
+-- Name: queue_health; Type: VIEW; Schema: receiptq; Owner: -
+--
+
+CREATE VIEW receiptq.queue_health AS
+ SELECT ( SELECT (now() - min(jobs.run_at))
+           FROM receiptq.jobs
+          WHERE ((jobs.state = 'queued'::text) AND (jobs.run_at <= now()))) AS oldest_ready_age,
+    ( SELECT count(*) AS count
+           FROM receiptq.jobs
+          WHERE ((jobs.state = 'queued'::text) AND (jobs.run_at <= now()))) AS ready,
+    ( SELECT count(*) AS count
+           FROM receiptq.jobs
+          WHERE (jobs.state = 'verifying'::text)) AS verifying,
+    ( SELECT count(*) AS count
+           FROM receiptq.jobs
+          WHERE ((jobs.state = 'verifying'::text) AND (jobs.locked_until < now()))) AS expired_leases,
+    ( SELECT count(*) AS count
+           FROM receiptq.jobs
+          WHERE ((jobs.state = 'queued'::text) AND (jobs.last_error IS NOT NULL))) AS retrying,
+    o.finished_last_minute,
+    o.finished_last_hour,
+    o.failed_last_hour,
+    o.rejected_last_hour,
+    round((o.failed_last_hour / NULLIF(o.finished_last_hour, (0)::numeric)), 4) AS failure_rate_last_hour,
+    pg_notification_queue_usage() AS notify_queue_usage
+   FROM ( SELECT sum(outcomes.last_minute) AS finished_last_minute,
+            sum(outcomes.last_hour) AS finished_last_hour,
+            sum(outcomes.last_hour) FILTER (WHERE (outcomes.state = 'failed'::text)) AS failed_last_hour,
+            sum(outcomes.last_hour) FILTER (WHERE (outcomes.state = 'rejected'::text)) AS rejected_last_hour
+           FROM receiptq.outcomes) o;
+
+
+--
+-- Name: VIEW queue_health; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON VIEW receiptq.queue_health IS 'Oldest ready job age, expired leases, jobs retrying after an error, completions in the last minute/hour, share of jobs that ended failed (gave up) in the last hour, NOTIFY queue usage (0-1).';
+
+
+--
+-- Name: revocations; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.revocations (
+    transaction_id text NOT NULL,
+    original_transaction_id text,
+    revoked_at timestamp with time zone,
+    reason text NOT NULL,
+    revocation_reason integer,
+    notification_uuid uuid NOT NULL,
+    signed_at timestamp with time zone NOT NULL,
+    reinstated_at timestamp with time zone
+);
+
+
+--
+-- Name: TABLE revocations; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.revocations IS 'REFUND / REVOKE per transaction (reinstated_at set by REFUND_REVERSED). Consulted before every grant: a refunded purchase is not paid.';
+
+
+--
+-- Name: schema_migrations; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.schema_migrations (
+    version integer NOT NULL,
+    name text NOT NULL,
+    checksum text NOT NULL,
+    applied_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+
+--
+-- Name: TABLE schema_migrations; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.schema_migrations IS 'Migrations applied by receiptq migrate (SHA-256 of each file).';
+
+
+--
+-- Name: subscriptions; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.subscriptions (
+    original_transaction_id text NOT NULL,
+    environment text NOT NULL,
+    user_id text,
+    product_id text,
+    status integer,
+    auto_renew_status integer,
+    expires_date timestamp with time zone,
+    grace_period_expires_date timestamp with time zone,
+    last_notification_type text NOT NULL,
+    last_subtype text,
+    signed_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT subscriptions_status_check CHECK (((status IS NULL) OR ((status >= 1) AND (status <= 5))))
+);
+
+
+--
+-- Name: TABLE subscriptions; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.subscriptions IS 'Latest known state of each auto-renewable subscription (status 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked), as of signed_at.';
+
+
+--
+-- Name: webhook_endpoints; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.webhook_endpoints (
+    id text NOT NULL,
+    url text NOT NULL,
+    secrets text[] NOT NULL,
+    event_types text[],
+    enabled boolean DEFAULT true NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT webhook_endpoints_id_check CHECK ((id ~ '^[A-Za-z0-9_.-]{1,64}$'::text)),
+    CONSTRAINT webhook_endpoints_secrets_check CHECK (((cardinality(secrets) >= 1) AND (cardinality(secrets) <= 2)))
+);
+
+
+--
+-- Name: TABLE webhook_endpoints; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.webhook_endpoints IS 'Backends that receive events by HTTPS POST, signed with HMAC-SHA256. Secrets are never logged.';
+
+
+--
+-- Name: COLUMN webhook_endpoints.event_types; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.webhook_endpoints.event_types IS 'Event types (or prefixes ending in .*) this endpoint receives; NULL: all.';
+
+
+--
+-- Name: webhook_health; Type: VIEW; Schema: receiptq; Owner: -
+--
+
+CREATE VIEW receiptq.webhook_health AS
+ SELECT e.id AS endpoint_id,
+    e.url,
+    e.enabled,
+    ( SELECT count(*) AS count
+           FROM receiptq.deliveries d
+          WHERE ((d.endpoint_id = e.id) AND (d.state = ANY (ARRAY['queued'::text, 'delivering'::text])))) AS pending,
+    ( SELECT min(d.created_at) AS min
+           FROM receiptq.deliveries d
+          WHERE ((d.endpoint_id = e.id) AND (d.state = ANY (ARRAY['queued'::text, 'delivering'::text])))) AS oldest_pending_since,
+    ( SELECT count(*) AS count
+           FROM receiptq.deliveries d
+          WHERE ((d.endpoint_id = e.id) AND (d.state = 'failed'::text))) AS failed,
+    ( SELECT max(d.delivered_at) AS max
+           FROM receiptq.deliveries d
+          WHERE ((d.endpoint_id = e.id) AND (d.state = 'delivered'::text) AND (d.delivered_at > (now() - '01:00:00'::interval)))) AS last_delivered_at
+   FROM receiptq.webhook_endpoints e;
+
+
+--
+-- Name: VIEW webhook_health; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON VIEW receiptq.webhook_health IS 'Per webhook endpoint: deliveries pending (and since when), failed, last delivered in the last hour.';
+
+
+--
+-- Name: api_rate_budgets api_rate_budgets_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.api_rate_budgets
+    ADD CONSTRAINT api_rate_budgets_pkey PRIMARY KEY (bundle_id, endpoint, environment);
+
+
+--
+-- Name: consumption_consents consumption_consents_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.consumption_consents
+    ADD CONSTRAINT consumption_consents_pkey PRIMARY KEY (user_id);
+
+
+--
+-- Name: consumption_requests consumption_requests_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.consumption_requests
+    ADD CONSTRAINT consumption_requests_pkey PRIMARY KEY (notification_uuid);
+
+
+--
+-- Name: deliveries deliveries_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.deliveries
+    ADD CONSTRAINT deliveries_pkey PRIMARY KEY (endpoint_id, event_sequence);
+
+
+--
+-- Name: events events_id_unique; Type: CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.events
+    ADD CONSTRAINT events_id_unique UNIQUE (id);
+
+
+--
+-- Name: events events_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.events
+    ADD CONSTRAINT events_pkey PRIMARY KEY (sequence);
+
+
+--
+-- Name: grants grants_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.grants
+    ADD CONSTRAINT grants_pkey PRIMARY KEY (purchase_key);
+
+
+--
+-- Name: jobs jobs_grant_check; Type: CHECK CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE receiptq.jobs
+    ADD CONSTRAINT jobs_grant_check CHECK (((state <> ALL (ARRAY['granted'::text, 'already_granted'::text])) OR (purchase_key IS NOT NULL))) NOT VALID;
+
+
+--
+-- Name: jobs jobs_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.jobs
+    ADD CONSTRAINT jobs_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: notification_recovery notification_recovery_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.notification_recovery
+    ADD CONSTRAINT notification_recovery_pkey PRIMARY KEY (environment);
+
+
+--
+-- Name: notifications notifications_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.notifications
+    ADD CONSTRAINT notifications_pkey PRIMARY KEY (notification_uuid);
+
+
+--
+-- Name: orders orders_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.orders
+    ADD CONSTRAINT orders_pkey PRIMARY KEY (order_id);
+
+
+--
+-- Name: products products_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.products
+    ADD CONSTRAINT products_pkey PRIMARY KEY (product_id);
+
+
+--
+-- Name: revocations revocations_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.revocations
+    ADD CONSTRAINT revocations_pkey PRIMARY KEY (transaction_id);
+
+
+--
+-- Name: schema_migrations schema_migrations_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.schema_migrations
+    ADD CONSTRAINT schema_migrations_pkey PRIMARY KEY (version);
+
+
+--
+-- Name: subscriptions subscriptions_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.subscriptions
+    ADD CONSTRAINT subscriptions_pkey PRIMARY KEY (original_transaction_id, environment);
+
+
+--
+-- Name: webhook_endpoints webhook_endpoints_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.webhook_endpoints
+    ADD CONSTRAINT webhook_endpoints_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: consumption_requests_lease_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX consumption_requests_lease_idx ON receiptq.consumption_requests USING btree (locked_until) WHERE (state = 'sending'::text);
+
+
+--
+-- Name: consumption_requests_ready_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX consumption_requests_ready_idx ON receiptq.consumption_requests USING btree (run_at) WHERE (state = 'queued'::text);
+
+
+--
+-- Name: deliveries_event_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX deliveries_event_idx ON receiptq.deliveries USING btree (event_sequence);
+
+
+--
+-- Name: deliveries_failed_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX deliveries_failed_idx ON receiptq.deliveries USING btree (endpoint_id, created_at) WHERE (state = 'failed'::text);
+
+
+--
+-- Name: deliveries_lease_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX deliveries_lease_idx ON receiptq.deliveries USING btree (locked_until) WHERE (state = 'delivering'::text);
+
+
+--
+-- Name: deliveries_pending_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX deliveries_pending_idx ON receiptq.deliveries USING btree (endpoint_id, user_id, event_sequence) WHERE (state = ANY (ARRAY['queued'::text, 'delivering'::text]));
+
+
+--
+-- Name: events_created_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX events_created_idx ON receiptq.events USING btree (created_at);
+
+
+--
+-- Name: grants_entitlement_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX grants_entitlement_idx ON receiptq.grants USING btree (user_id, product_id) WHERE ((revoked_at IS NULL) AND (product_type = ANY (ARRAY['non_consumable'::text, 'non_renewing'::text, 'auto_renewable'::text])));
+
+
+--
+-- Name: grants_original_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX grants_original_idx ON receiptq.grants USING btree (original_transaction_id);
+
+
+--
+-- Name: grants_transaction_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX grants_transaction_idx ON receiptq.grants USING btree (transaction_id);
+
+
+--
+-- Name: grants_unmatched_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX grants_unmatched_idx ON receiptq.grants USING btree (granted_at) WHERE unmatched;
+
+
+--
+-- Name: grants_user_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX grants_user_idx ON receiptq.grants USING btree (user_id, granted_at, purchase_key);
+
+
+--
+-- Name: jobs_dedupe_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE UNIQUE INDEX jobs_dedupe_idx ON receiptq.jobs USING btree (receipt_sha256, transaction_id, user_id);
+
+
+--
+-- Name: jobs_failed_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX jobs_failed_idx ON receiptq.jobs USING btree (finished_at) WHERE (state = ANY (ARRAY['rejected'::text, 'failed'::text]));
+
+
+--
+-- Name: jobs_finished_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX jobs_finished_idx ON receiptq.jobs USING btree (finished_at, state) WHERE (state = ANY (ARRAY['granted'::text, 'already_granted'::text, 'rejected'::text, 'failed'::text, 'resubmit'::text, 'owned_elsewhere'::text]));
+
+
+--
+-- Name: jobs_lease_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX jobs_lease_idx ON receiptq.jobs USING btree (locked_until) WHERE (state = 'verifying'::text);
+
+
+--
+-- Name: jobs_ready_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX jobs_ready_idx ON receiptq.jobs USING btree (run_at, id) WHERE (state = 'queued'::text);
+
+
+--
+-- Name: jobs_ready_kind_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX jobs_ready_kind_idx ON receiptq.jobs USING btree (kind, run_at, id) WHERE (state = 'queued'::text);
+
+
+--
+-- Name: jobs_resubmit_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX jobs_resubmit_idx ON receiptq.jobs USING btree (transaction_id) WHERE (state = 'resubmit'::text);
+
+
+--
+-- Name: jobs_signed_dedupe_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE UNIQUE INDEX jobs_signed_dedupe_idx ON receiptq.jobs USING btree (transaction_id, user_id, apple_environment) WHERE (kind = 'signed_transaction'::text);
+
+
+--
+-- Name: jobs_timed_out_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX jobs_timed_out_idx ON receiptq.jobs USING btree (run_at) WHERE (state = 'timed_out'::text);
+
+
+--
+-- Name: jobs_transaction_dedupe_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE UNIQUE INDEX jobs_transaction_dedupe_idx ON receiptq.jobs USING btree (transaction_id, user_id) WHERE (kind = 'transaction_id'::text);
+
+
+--
+-- Name: jobs_user_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX jobs_user_idx ON receiptq.jobs USING btree (user_id, created_at);
+
+
+--
+-- Name: notifications_lease_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX notifications_lease_idx ON receiptq.notifications USING btree (locked_until) WHERE (state = 'applying'::text);
+
+
+--
+-- Name: notifications_open_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX notifications_open_idx ON receiptq.notifications USING btree (original_transaction_id, signed_date, notification_uuid) WHERE (state = ANY (ARRAY['queued'::text, 'applying'::text]));
+
+
+--
+-- Name: notifications_quarantined_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX notifications_quarantined_idx ON receiptq.notifications USING btree (received_at) WHERE (state = 'quarantined'::text);
+
+
+--
+-- Name: notifications_ready_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX notifications_ready_idx ON receiptq.notifications USING btree (signed_date, notification_uuid) WHERE (state = 'queued'::text);
+
+
+--
+-- Name: notifications_received_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX notifications_received_idx ON receiptq.notifications USING btree (received_at);
+
+
+--
+-- Name: orders_app_account_token_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE UNIQUE INDEX orders_app_account_token_idx ON receiptq.orders USING btree (app_account_token) WHERE (app_account_token IS NOT NULL);
+
+
+--
+-- Name: orders_pending_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX orders_pending_idx ON receiptq.orders USING btree (user_id, product_id, created_at) WHERE (state = 'pending'::text);
+
+
+--
+-- Name: subscriptions_user_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX subscriptions_user_idx ON receiptq.subscriptions USING btree (user_id) WHERE (user_id IS NOT NULL);
+
+
+--
+-- Name: events events_fan_out; Type: TRIGGER; Schema: receiptq; Owner: -
+--
+
+CREATE TRIGGER events_fan_out AFTER INSERT ON receiptq.events REFERENCING NEW TABLE AS appended FOR EACH STATEMENT EXECUTE FUNCTION receiptq.fan_out_events();
+
+
+--
+-- Name: jobs jobs_notify_enqueued; Type: TRIGGER; Schema: receiptq; Owner: -
+--
+
+CREATE TRIGGER jobs_notify_enqueued AFTER INSERT ON receiptq.jobs REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION receiptq.notify_jobs_enqueued();
+
+
+--
+-- Name: jobs jobs_notify_finished; Type: TRIGGER; Schema: receiptq; Owner: -
+--
+
+CREATE TRIGGER jobs_notify_finished AFTER UPDATE ON receiptq.jobs REFERENCING OLD TABLE AS before NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION receiptq.notify_jobs_finished();
+
+
+--
+-- Name: notifications notifications_notify_received; Type: TRIGGER; Schema: receiptq; Owner: -
+--
+
+CREATE TRIGGER notifications_notify_received AFTER INSERT ON receiptq.notifications REFERENCING NEW TABLE AS received FOR EACH STATEMENT EXECUTE FUNCTION receiptq.notify_notifications_received();
+
+
+--
+-- Name: deliveries deliveries_endpoint_id_fkey; Type: FK CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.deliveries
+    ADD CONSTRAINT deliveries_endpoint_id_fkey FOREIGN KEY (endpoint_id) REFERENCES receiptq.webhook_endpoints(id) ON DELETE CASCADE;
+
+
+--
+-- Name: deliveries deliveries_event_sequence_fkey; Type: FK CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.deliveries
+    ADD CONSTRAINT deliveries_event_sequence_fkey FOREIGN KEY (event_sequence) REFERENCES receiptq.events(sequence) ON DELETE CASCADE;
+
+
+--
+-- Name: grants grants_order_id_fkey; Type: FK CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.grants
+    ADD CONSTRAINT grants_order_id_fkey FOREIGN KEY (order_id) REFERENCES receiptq.orders(order_id);
+
+
+--
+-- Name: jobs jobs_purchase_key_fkey; Type: FK CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.jobs
+    ADD CONSTRAINT jobs_purchase_key_fkey FOREIGN KEY (purchase_key) REFERENCES receiptq.grants(purchase_key) NOT VALID;
+
+
+--
+-- Name: SCHEMA receiptq; Type: ACL; Schema: -; Owner: -
+--
+
+GRANT USAGE ON SCHEMA receiptq TO receiptq_api;
+GRANT USAGE ON SCHEMA receiptq TO receiptq_worker;
+GRANT USAGE ON SCHEMA receiptq TO receiptq_scheduler;
+GRANT USAGE ON SCHEMA receiptq TO receiptq_readonly;
+
+
+--
+-- Name: FUNCTION append_failed_job_events(p_jobs bigint[]); Type: ACL; Schema: receiptq; Owner: -
+--
+
+REVOKE ALL ON FUNCTION receiptq.append_failed_job_events(p_jobs bigint[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION receiptq.append_failed_job_events(p_jobs bigint[]) TO receiptq_scheduler;
+
+
+--
+-- Name: FUNCTION append_job_events(p_jobs bigint[]); Type: ACL; Schema: receiptq; Owner: -
+--
+
+REVOKE ALL ON FUNCTION receiptq.append_job_events(p_jobs bigint[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION receiptq.append_job_events(p_jobs bigint[]) TO receiptq_worker;
+
+
+--
+-- Name: FUNCTION create_login(p_login text, p_password text, p_role text); Type: ACL; Schema: receiptq; Owner: -
+--
+
+REVOKE ALL ON FUNCTION receiptq.create_login(p_login text, p_password text, p_role text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION fan_out_events(); Type: ACL; Schema: receiptq; Owner: -
+--
+
+REVOKE ALL ON FUNCTION receiptq.fan_out_events() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION notify_jobs_enqueued(); Type: ACL; Schema: receiptq; Owner: -
+--
+
+REVOKE ALL ON FUNCTION receiptq.notify_jobs_enqueued() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION notify_jobs_finished(); Type: ACL; Schema: receiptq; Owner: -
+--
+
+REVOKE ALL ON FUNCTION receiptq.notify_jobs_finished() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION purchase_key(p_transaction_id text, p_original_transaction_id text, p_web_order_line_item_id text, p_product_type text, p_ownership_type text); Type: ACL; Schema: receiptq; Owner: -
+--
+
+REVOKE ALL ON FUNCTION receiptq.purchase_key(p_transaction_id text, p_original_transaction_id text, p_web_order_line_item_id text, p_product_type text, p_ownership_type text) FROM PUBLIC;
+GRANT ALL ON FUNCTION receiptq.purchase_key(p_transaction_id text, p_original_transaction_id text, p_web_order_line_item_id text, p_product_type text, p_ownership_type text) TO receiptq_worker;
+
+
+--
+-- Name: FUNCTION receipt_digest(receipt text); Type: ACL; Schema: receiptq; Owner: -
+--
+
+REVOKE ALL ON FUNCTION receiptq.receipt_digest(receipt text) FROM PUBLIC;
+GRANT ALL ON FUNCTION receiptq.receipt_digest(receipt text) TO receiptq_api;
+GRANT ALL ON FUNCTION receiptq.receipt_digest(receipt text) TO receiptq_worker;
+GRANT ALL ON FUNCTION receiptq.receipt_digest(receipt text) TO receiptq_scheduler;
+
+
+--
+-- Name: FUNCTION record_purchase(p_job_id bigint, p_transaction_id text, p_original_transaction_id text, p_web_order_line_item_id text, p_user_id text, p_product_id text, p_quantity integer, p_purchase_date timestamp with time zone, p_expires_date timestamp with time zone, p_environment text, p_ownership_type text, p_order_id text, p_claimed_product_id text, p_product_type text, p_app_account_token uuid, p_claimed_app_account_token uuid, p_storefront text, p_price bigint, p_currency text, p_proven boolean, p_require_token boolean, OUT result text, OUT purchase_key text, OUT matched_order_id text, OUT unmatched boolean, OUT reason text); Type: ACL; Schema: receiptq; Owner: -
+--
+
+REVOKE ALL ON FUNCTION receiptq.record_purchase(p_job_id bigint, p_transaction_id text, p_original_transaction_id text, p_web_order_line_item_id text, p_user_id text, p_product_id text, p_quantity integer, p_purchase_date timestamp with time zone, p_expires_date timestamp with time zone, p_environment text, p_ownership_type text, p_order_id text, p_claimed_product_id text, p_product_type text, p_app_account_token uuid, p_claimed_app_account_token uuid, p_storefront text, p_price bigint, p_currency text, p_proven boolean, p_require_token boolean, OUT result text, OUT purchase_key text, OUT matched_order_id text, OUT unmatched boolean, OUT reason text) FROM PUBLIC;
+GRANT ALL ON FUNCTION receiptq.record_purchase(p_job_id bigint, p_transaction_id text, p_original_transaction_id text, p_web_order_line_item_id text, p_user_id text, p_product_id text, p_quantity integer, p_purchase_date timestamp with time zone, p_expires_date timestamp with time zone, p_environment text, p_ownership_type text, p_order_id text, p_claimed_product_id text, p_product_type text, p_app_account_token uuid, p_claimed_app_account_token uuid, p_storefront text, p_price bigint, p_currency text, p_proven boolean, p_require_token boolean, OUT result text, OUT purchase_key text, OUT matched_order_id text, OUT unmatched boolean, OUT reason text) TO receiptq_worker;
+
+
+--
+-- Name: FUNCTION verdict(p_state text, p_job_id bigint, p_user_id text, p_grant_user_id text, p_grant_job_id bigint, p_revoked_at timestamp with time zone); Type: ACL; Schema: receiptq; Owner: -
+--
+
+REVOKE ALL ON FUNCTION receiptq.verdict(p_state text, p_job_id bigint, p_user_id text, p_grant_user_id text, p_grant_job_id bigint, p_revoked_at timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION receiptq.verdict(p_state text, p_job_id bigint, p_user_id text, p_grant_user_id text, p_grant_job_id bigint, p_revoked_at timestamp with time zone) TO receiptq_api;
+GRANT ALL ON FUNCTION receiptq.verdict(p_state text, p_job_id bigint, p_user_id text, p_grant_user_id text, p_grant_job_id bigint, p_revoked_at timestamp with time zone) TO receiptq_worker;
+GRANT ALL ON FUNCTION receiptq.verdict(p_state text, p_job_id bigint, p_user_id text, p_grant_user_id text, p_grant_job_id bigint, p_revoked_at timestamp with time zone) TO receiptq_scheduler;
+GRANT ALL ON FUNCTION receiptq.verdict(p_state text, p_job_id bigint, p_user_id text, p_grant_user_id text, p_grant_job_id bigint, p_revoked_at timestamp with time zone) TO receiptq_readonly;
+
+
+--
+-- Name: TABLE api_rate_budgets; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.api_rate_budgets TO receiptq_worker;
+GRANT SELECT ON TABLE receiptq.api_rate_budgets TO receiptq_readonly;
+GRANT SELECT ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN api_rate_budgets.bundle_id; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(bundle_id) ON TABLE receiptq.api_rate_budgets TO receiptq_worker;
+GRANT INSERT(bundle_id) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN api_rate_budgets.endpoint; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(endpoint) ON TABLE receiptq.api_rate_budgets TO receiptq_worker;
+GRANT INSERT(endpoint) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN api_rate_budgets.environment; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(environment) ON TABLE receiptq.api_rate_budgets TO receiptq_worker;
+GRANT INSERT(environment) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN api_rate_budgets.rate_per_second; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(rate_per_second),UPDATE(rate_per_second) ON TABLE receiptq.api_rate_budgets TO receiptq_worker;
+GRANT INSERT(rate_per_second),UPDATE(rate_per_second) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN api_rate_budgets.capacity; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(capacity),UPDATE(capacity) ON TABLE receiptq.api_rate_budgets TO receiptq_worker;
+GRANT INSERT(capacity),UPDATE(capacity) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN api_rate_budgets.tokens; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(tokens),UPDATE(tokens) ON TABLE receiptq.api_rate_budgets TO receiptq_worker;
+GRANT INSERT(tokens),UPDATE(tokens) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN api_rate_budgets.refilled_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(refilled_at),UPDATE(refilled_at) ON TABLE receiptq.api_rate_budgets TO receiptq_worker;
+GRANT INSERT(refilled_at),UPDATE(refilled_at) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN api_rate_budgets.paused_until; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(paused_until) ON TABLE receiptq.api_rate_budgets TO receiptq_worker;
+GRANT UPDATE(paused_until) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN api_rate_budgets.granted_total; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(granted_total) ON TABLE receiptq.api_rate_budgets TO receiptq_worker;
+GRANT UPDATE(granted_total) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN api_rate_budgets.pauses_total; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(pauses_total) ON TABLE receiptq.api_rate_budgets TO receiptq_worker;
+GRANT UPDATE(pauses_total) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
+
+
+--
+-- Name: TABLE api_rate_budget_status; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.api_rate_budget_status TO receiptq_readonly;
+
+
+--
+-- Name: TABLE consumption_consents; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT,INSERT ON TABLE receiptq.consumption_consents TO receiptq_api;
+GRANT SELECT ON TABLE receiptq.consumption_consents TO receiptq_worker;
+GRANT SELECT ON TABLE receiptq.consumption_consents TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN consumption_consents.consented; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(consented) ON TABLE receiptq.consumption_consents TO receiptq_api;
+
+
+--
+-- Name: COLUMN consumption_consents.recorded_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(recorded_at) ON TABLE receiptq.consumption_consents TO receiptq_api;
+
+
+--
+-- Name: TABLE consumption_requests; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT,INSERT ON TABLE receiptq.consumption_requests TO receiptq_worker;
+GRANT SELECT,DELETE ON TABLE receiptq.consumption_requests TO receiptq_scheduler;
+GRANT SELECT ON TABLE receiptq.consumption_requests TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN consumption_requests.state; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(state) ON TABLE receiptq.consumption_requests TO receiptq_worker;
+GRANT UPDATE(state) ON TABLE receiptq.consumption_requests TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN consumption_requests.attempts; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(attempts) ON TABLE receiptq.consumption_requests TO receiptq_worker;
+
+
+--
+-- Name: COLUMN consumption_requests.run_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(run_at) ON TABLE receiptq.consumption_requests TO receiptq_worker;
+GRANT UPDATE(run_at) ON TABLE receiptq.consumption_requests TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN consumption_requests.locked_by; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(locked_by) ON TABLE receiptq.consumption_requests TO receiptq_worker;
+GRANT UPDATE(locked_by) ON TABLE receiptq.consumption_requests TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN consumption_requests.locked_until; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(locked_until) ON TABLE receiptq.consumption_requests TO receiptq_worker;
+GRANT UPDATE(locked_until) ON TABLE receiptq.consumption_requests TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN consumption_requests.last_error; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(last_error) ON TABLE receiptq.consumption_requests TO receiptq_worker;
+GRANT UPDATE(last_error) ON TABLE receiptq.consumption_requests TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN consumption_requests.sent_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(sent_at) ON TABLE receiptq.consumption_requests TO receiptq_worker;
+
+
+--
+-- Name: TABLE deliveries; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.deliveries TO receiptq_worker;
+GRANT SELECT ON TABLE receiptq.deliveries TO receiptq_scheduler;
+GRANT SELECT ON TABLE receiptq.deliveries TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN deliveries.state; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(state) ON TABLE receiptq.deliveries TO receiptq_worker;
+GRANT UPDATE(state) ON TABLE receiptq.deliveries TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN deliveries.attempts; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(attempts) ON TABLE receiptq.deliveries TO receiptq_worker;
+
+
+--
+-- Name: COLUMN deliveries.run_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(run_at) ON TABLE receiptq.deliveries TO receiptq_worker;
+GRANT UPDATE(run_at) ON TABLE receiptq.deliveries TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN deliveries.locked_by; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(locked_by) ON TABLE receiptq.deliveries TO receiptq_worker;
+GRANT UPDATE(locked_by) ON TABLE receiptq.deliveries TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN deliveries.locked_until; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(locked_until) ON TABLE receiptq.deliveries TO receiptq_worker;
+GRANT UPDATE(locked_until) ON TABLE receiptq.deliveries TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN deliveries.last_status; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(last_status) ON TABLE receiptq.deliveries TO receiptq_worker;
+
+
+--
+-- Name: COLUMN deliveries.last_error; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(last_error) ON TABLE receiptq.deliveries TO receiptq_worker;
+GRANT UPDATE(last_error) ON TABLE receiptq.deliveries TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN deliveries.delivered_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(delivered_at) ON TABLE receiptq.deliveries TO receiptq_worker;
+
+
+--
+-- Name: TABLE events; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.events TO receiptq_api;
+GRANT SELECT ON TABLE receiptq.events TO receiptq_worker;
+GRANT SELECT,DELETE ON TABLE receiptq.events TO receiptq_scheduler;
+GRANT SELECT ON TABLE receiptq.events TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN events.type; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(type) ON TABLE receiptq.events TO receiptq_worker;
+
+
+--
+-- Name: COLUMN events.user_id; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(user_id) ON TABLE receiptq.events TO receiptq_worker;
+
+
+--
+-- Name: COLUMN events.job_id; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(job_id) ON TABLE receiptq.events TO receiptq_worker;
+
+
+--
+-- Name: COLUMN events.purchase_key; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(purchase_key) ON TABLE receiptq.events TO receiptq_worker;
+
+
+--
+-- Name: COLUMN events.body; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(body) ON TABLE receiptq.events TO receiptq_worker;
+
+
+--
+-- Name: TABLE jobs; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.jobs TO receiptq_worker;
+GRANT DELETE ON TABLE receiptq.jobs TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN jobs.id; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(id) ON TABLE receiptq.jobs TO receiptq_api;
+GRANT SELECT(id) ON TABLE receiptq.jobs TO receiptq_scheduler;
+GRANT SELECT(id) ON TABLE receiptq.jobs TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN jobs.receipt_data; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(receipt_data) ON TABLE receiptq.jobs TO receiptq_api;
+
+
+--
+-- Name: COLUMN jobs.receipt_sha256; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(receipt_sha256) ON TABLE receiptq.jobs TO receiptq_api;
+GRANT SELECT(receipt_sha256) ON TABLE receiptq.jobs TO receiptq_scheduler;
+GRANT SELECT(receipt_sha256) ON TABLE receiptq.jobs TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN jobs.transaction_id; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(transaction_id),INSERT(transaction_id) ON TABLE receiptq.jobs TO receiptq_api;
+GRANT SELECT(transaction_id) ON TABLE receiptq.jobs TO receiptq_scheduler;
+GRANT SELECT(transaction_id) ON TABLE receiptq.jobs TO receiptq_readonly;
+GRANT INSERT(transaction_id) ON TABLE receiptq.jobs TO receiptq_worker;
+
+
+--
+-- Name: COLUMN jobs.user_id; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(user_id),INSERT(user_id) ON TABLE receiptq.jobs TO receiptq_api;
+GRANT SELECT(user_id) ON TABLE receiptq.jobs TO receiptq_scheduler;
+GRANT SELECT(user_id) ON TABLE receiptq.jobs TO receiptq_readonly;
+GRANT INSERT(user_id) ON TABLE receiptq.jobs TO receiptq_worker;
+
+
+--
+-- Name: COLUMN jobs.product_id; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(product_id),INSERT(product_id) ON TABLE receiptq.jobs TO receiptq_api;
+GRANT SELECT(product_id) ON TABLE receiptq.jobs TO receiptq_scheduler;
+GRANT SELECT(product_id) ON TABLE receiptq.jobs TO receiptq_readonly;
+GRANT INSERT(product_id) ON TABLE receiptq.jobs TO receiptq_worker;
+
+
+--
+-- Name: COLUMN jobs.order_id; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(order_id),INSERT(order_id) ON TABLE receiptq.jobs TO receiptq_api;
+GRANT SELECT(order_id) ON TABLE receiptq.jobs TO receiptq_scheduler;
+GRANT SELECT(order_id) ON TABLE receiptq.jobs TO receiptq_readonly;
+GRANT INSERT(order_id) ON TABLE receiptq.jobs TO receiptq_worker;
+
+
+--
+-- Name: COLUMN jobs.state; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(state) ON TABLE receiptq.jobs TO receiptq_api;
+GRANT UPDATE(state) ON TABLE receiptq.jobs TO receiptq_worker;
+GRANT SELECT(state),UPDATE(state) ON TABLE receiptq.jobs TO receiptq_scheduler;
+GRANT SELECT(state) ON TABLE receiptq.jobs TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN jobs.attempts; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(attempts) ON TABLE receiptq.jobs TO receiptq_api;
+GRANT UPDATE(attempts) ON TABLE receiptq.jobs TO receiptq_worker;
+GRANT SELECT(attempts) ON TABLE receiptq.jobs TO receiptq_scheduler;
+GRANT SELECT(attempts) ON TABLE receiptq.jobs TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN jobs.run_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(run_at) ON TABLE receiptq.jobs TO receiptq_api;
+GRANT UPDATE(run_at) ON TABLE receiptq.jobs TO receiptq_worker;
+GRANT SELECT(run_at),UPDATE(run_at) ON TABLE receiptq.jobs TO receiptq_scheduler;
+GRANT SELECT(run_at) ON TABLE receiptq.jobs TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN jobs.locked_by; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(locked_by) ON TABLE receiptq.jobs TO receiptq_api;
+GRANT UPDATE(locked_by) ON TABLE receiptq.jobs TO receiptq_worker;
+GRANT SELECT(locked_by),UPDATE(locked_by) ON TABLE receiptq.jobs TO receiptq_scheduler;
+GRANT SELECT(locked_by) ON TABLE receiptq.jobs TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN jobs.locked_until; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(locked_until) ON TABLE receiptq.jobs TO receiptq_api;
+GRANT UPDATE(locked_until) ON TABLE receiptq.jobs TO receiptq_worker;
+GRANT SELECT(locked_until),UPDATE(locked_until) ON TABLE receiptq.jobs TO receiptq_scheduler;
+GRANT SELECT(locked_until) ON TABLE receiptq.jobs TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN jobs.apple_status; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(apple_status) ON TABLE receiptq.jobs TO receiptq_api;
+GRANT UPDATE(apple_status) ON TABLE receiptq.jobs TO receiptq_worker;
+GRANT SELECT(apple_status) ON TABLE receiptq.jobs TO receiptq_scheduler;
+GRANT SELECT(apple_status) ON TABLE receiptq.jobs TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN jobs.apple_environment; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(apple_environment),INSERT(apple_environment) ON TABLE receiptq.jobs TO receiptq_api;
+GRANT INSERT(apple_environment),UPDATE(apple_environment) ON TABLE receiptq.jobs TO receiptq_worker;
+GRANT SELECT(apple_environment) ON TABLE receiptq.jobs TO receiptq_scheduler;
+GRANT SELECT(apple_environment) ON TABLE receiptq.jobs TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN jobs.last_error; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(last_error) ON TABLE receiptq.jobs TO receiptq_api;
+GRANT UPDATE(last_error) ON TABLE receiptq.jobs TO receiptq_worker;
+GRANT SELECT(last_error),UPDATE(last_error) ON TABLE receiptq.jobs TO receiptq_scheduler;
+GRANT SELECT(last_error) ON TABLE receiptq.jobs TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN jobs.outcome_reason; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(outcome_reason) ON TABLE receiptq.jobs TO receiptq_api;
+GRANT UPDATE(outcome_reason) ON TABLE receiptq.jobs TO receiptq_worker;
+GRANT SELECT(outcome_reason),UPDATE(outcome_reason) ON TABLE receiptq.jobs TO receiptq_scheduler;
+GRANT SELECT(outcome_reason) ON TABLE receiptq.jobs TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN jobs.created_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(created_at) ON TABLE receiptq.jobs TO receiptq_api;
+GRANT SELECT(created_at) ON TABLE receiptq.jobs TO receiptq_scheduler;
+GRANT SELECT(created_at) ON TABLE receiptq.jobs TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN jobs.updated_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(updated_at),UPDATE(updated_at) ON TABLE receiptq.jobs TO receiptq_api;
+GRANT UPDATE(updated_at) ON TABLE receiptq.jobs TO receiptq_worker;
+GRANT SELECT(updated_at),UPDATE(updated_at) ON TABLE receiptq.jobs TO receiptq_scheduler;
+GRANT SELECT(updated_at) ON TABLE receiptq.jobs TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN jobs.finished_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(finished_at) ON TABLE receiptq.jobs TO receiptq_api;
+GRANT UPDATE(finished_at) ON TABLE receiptq.jobs TO receiptq_worker;
+GRANT SELECT(finished_at),UPDATE(finished_at) ON TABLE receiptq.jobs TO receiptq_scheduler;
+GRANT SELECT(finished_at) ON TABLE receiptq.jobs TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN jobs.bounded_answers; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(bounded_answers) ON TABLE receiptq.jobs TO receiptq_api;
+GRANT UPDATE(bounded_answers) ON TABLE receiptq.jobs TO receiptq_worker;
+GRANT SELECT(bounded_answers) ON TABLE receiptq.jobs TO receiptq_scheduler;
+GRANT SELECT(bounded_answers) ON TABLE receiptq.jobs TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN jobs.redriven_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(redriven_at) ON TABLE receiptq.jobs TO receiptq_api;
+GRANT SELECT(redriven_at) ON TABLE receiptq.jobs TO receiptq_scheduler;
+GRANT SELECT(redriven_at) ON TABLE receiptq.jobs TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN jobs.purchase_key; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(purchase_key) ON TABLE receiptq.jobs TO receiptq_api;
+GRANT UPDATE(purchase_key) ON TABLE receiptq.jobs TO receiptq_worker;
+GRANT SELECT(purchase_key) ON TABLE receiptq.jobs TO receiptq_scheduler;
+GRANT SELECT(purchase_key) ON TABLE receiptq.jobs TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN jobs.superseded_by; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(superseded_by),UPDATE(superseded_by) ON TABLE receiptq.jobs TO receiptq_api;
+GRANT SELECT(superseded_by) ON TABLE receiptq.jobs TO receiptq_scheduler;
+GRANT SELECT(superseded_by) ON TABLE receiptq.jobs TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN jobs.kind; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(kind),INSERT(kind) ON TABLE receiptq.jobs TO receiptq_api;
+GRANT SELECT(kind) ON TABLE receiptq.jobs TO receiptq_scheduler;
+GRANT SELECT(kind) ON TABLE receiptq.jobs TO receiptq_readonly;
+GRANT INSERT(kind) ON TABLE receiptq.jobs TO receiptq_worker;
+
+
+--
+-- Name: COLUMN jobs.signed_transaction; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(signed_transaction) ON TABLE receiptq.jobs TO receiptq_api;
+GRANT INSERT(signed_transaction) ON TABLE receiptq.jobs TO receiptq_worker;
+
+
+--
+-- Name: COLUMN jobs.app_account_token; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(app_account_token),INSERT(app_account_token) ON TABLE receiptq.jobs TO receiptq_api;
+GRANT SELECT(app_account_token) ON TABLE receiptq.jobs TO receiptq_scheduler;
+GRANT SELECT(app_account_token) ON TABLE receiptq.jobs TO receiptq_readonly;
+GRANT INSERT(app_account_token) ON TABLE receiptq.jobs TO receiptq_worker;
+
+
+--
+-- Name: COLUMN jobs.trusted_claim; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(trusted_claim),INSERT(trusted_claim) ON TABLE receiptq.jobs TO receiptq_api;
+GRANT SELECT(trusted_claim) ON TABLE receiptq.jobs TO receiptq_scheduler;
+GRANT SELECT(trusted_claim) ON TABLE receiptq.jobs TO receiptq_readonly;
+GRANT INSERT(trusted_claim) ON TABLE receiptq.jobs TO receiptq_worker;
+
+
+--
+-- Name: TABLE failures; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.failures TO receiptq_readonly;
+
+
+--
+-- Name: TABLE grants; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.grants TO receiptq_api;
+GRANT SELECT,INSERT ON TABLE receiptq.grants TO receiptq_worker;
+GRANT SELECT ON TABLE receiptq.grants TO receiptq_scheduler;
+GRANT SELECT ON TABLE receiptq.grants TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN grants.revoked_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(revoked_at) ON TABLE receiptq.grants TO receiptq_worker;
+
+
+--
+-- Name: COLUMN grants.revocation_reason; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(revocation_reason) ON TABLE receiptq.grants TO receiptq_worker;
+
+
+--
+-- Name: COLUMN grants.revoked_by_notification; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(revoked_by_notification) ON TABLE receiptq.grants TO receiptq_worker;
+
+
+--
+-- Name: COLUMN grants.revocation_signed_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(revocation_signed_at) ON TABLE receiptq.grants TO receiptq_worker;
+
+
+--
+-- Name: COLUMN grants.signed_under; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(signed_under) ON TABLE receiptq.grants TO receiptq_worker;
+
+
+--
+-- Name: TABLE flagged_grants; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.flagged_grants TO receiptq_readonly;
+
+
+--
+-- Name: TABLE notification_recovery; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.notification_recovery TO receiptq_readonly;
+GRANT SELECT,INSERT,UPDATE ON TABLE receiptq.notification_recovery TO receiptq_scheduler;
+
+
+--
+-- Name: TABLE notifications; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.notifications TO receiptq_worker;
+GRANT DELETE ON TABLE receiptq.notifications TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN notifications.notification_uuid; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(notification_uuid),INSERT(notification_uuid) ON TABLE receiptq.notifications TO receiptq_api;
+GRANT SELECT(notification_uuid),INSERT(notification_uuid) ON TABLE receiptq.notifications TO receiptq_scheduler;
+GRANT SELECT(notification_uuid) ON TABLE receiptq.notifications TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN notifications.notification_type; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(notification_type),INSERT(notification_type) ON TABLE receiptq.notifications TO receiptq_api;
+GRANT SELECT(notification_type),INSERT(notification_type) ON TABLE receiptq.notifications TO receiptq_scheduler;
+GRANT SELECT(notification_type) ON TABLE receiptq.notifications TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN notifications.subtype; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(subtype) ON TABLE receiptq.notifications TO receiptq_api;
+GRANT SELECT(subtype),INSERT(subtype) ON TABLE receiptq.notifications TO receiptq_scheduler;
+GRANT SELECT(subtype) ON TABLE receiptq.notifications TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN notifications.environment; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(environment) ON TABLE receiptq.notifications TO receiptq_api;
+GRANT SELECT(environment),INSERT(environment) ON TABLE receiptq.notifications TO receiptq_scheduler;
+GRANT SELECT(environment) ON TABLE receiptq.notifications TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN notifications.signed_date; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(signed_date) ON TABLE receiptq.notifications TO receiptq_api;
+GRANT SELECT(signed_date),INSERT(signed_date) ON TABLE receiptq.notifications TO receiptq_scheduler;
+GRANT SELECT(signed_date) ON TABLE receiptq.notifications TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN notifications.original_transaction_id; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(original_transaction_id) ON TABLE receiptq.notifications TO receiptq_api;
+GRANT SELECT(original_transaction_id),INSERT(original_transaction_id) ON TABLE receiptq.notifications TO receiptq_scheduler;
+GRANT SELECT(original_transaction_id) ON TABLE receiptq.notifications TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN notifications.transaction_id; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(transaction_id) ON TABLE receiptq.notifications TO receiptq_api;
+GRANT SELECT(transaction_id),INSERT(transaction_id) ON TABLE receiptq.notifications TO receiptq_scheduler;
+GRANT SELECT(transaction_id) ON TABLE receiptq.notifications TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN notifications.signed_payload; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(signed_payload) ON TABLE receiptq.notifications TO receiptq_api;
+GRANT INSERT(signed_payload) ON TABLE receiptq.notifications TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN notifications.source; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(source) ON TABLE receiptq.notifications TO receiptq_api;
+GRANT SELECT(source),INSERT(source) ON TABLE receiptq.notifications TO receiptq_scheduler;
+GRANT SELECT(source) ON TABLE receiptq.notifications TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN notifications.state; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(state),INSERT(state) ON TABLE receiptq.notifications TO receiptq_api;
+GRANT UPDATE(state) ON TABLE receiptq.notifications TO receiptq_worker;
+GRANT SELECT(state),INSERT(state),UPDATE(state) ON TABLE receiptq.notifications TO receiptq_scheduler;
+GRANT SELECT(state) ON TABLE receiptq.notifications TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN notifications.attempts; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(attempts) ON TABLE receiptq.notifications TO receiptq_worker;
+GRANT SELECT(attempts) ON TABLE receiptq.notifications TO receiptq_scheduler;
+GRANT SELECT(attempts) ON TABLE receiptq.notifications TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN notifications.run_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(run_at) ON TABLE receiptq.notifications TO receiptq_worker;
+GRANT SELECT(run_at),UPDATE(run_at) ON TABLE receiptq.notifications TO receiptq_scheduler;
+GRANT SELECT(run_at) ON TABLE receiptq.notifications TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN notifications.locked_by; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(locked_by) ON TABLE receiptq.notifications TO receiptq_worker;
+GRANT SELECT(locked_by),UPDATE(locked_by) ON TABLE receiptq.notifications TO receiptq_scheduler;
+GRANT SELECT(locked_by) ON TABLE receiptq.notifications TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN notifications.locked_until; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(locked_until) ON TABLE receiptq.notifications TO receiptq_worker;
+GRANT SELECT(locked_until),UPDATE(locked_until) ON TABLE receiptq.notifications TO receiptq_scheduler;
+GRANT SELECT(locked_until) ON TABLE receiptq.notifications TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN notifications.last_error; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(last_error) ON TABLE receiptq.notifications TO receiptq_worker;
+GRANT SELECT(last_error),INSERT(last_error),UPDATE(last_error) ON TABLE receiptq.notifications TO receiptq_scheduler;
+GRANT SELECT(last_error) ON TABLE receiptq.notifications TO receiptq_readonly;
+GRANT INSERT(last_error) ON TABLE receiptq.notifications TO receiptq_api;
+
+
+--
+-- Name: COLUMN notifications.outcome; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(outcome) ON TABLE receiptq.notifications TO receiptq_worker;
+GRANT SELECT(outcome),UPDATE(outcome) ON TABLE receiptq.notifications TO receiptq_scheduler;
+GRANT SELECT(outcome) ON TABLE receiptq.notifications TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN notifications.received_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(received_at) ON TABLE receiptq.notifications TO receiptq_api;
+GRANT SELECT(received_at) ON TABLE receiptq.notifications TO receiptq_scheduler;
+GRANT SELECT(received_at) ON TABLE receiptq.notifications TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN notifications.applied_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(applied_at) ON TABLE receiptq.notifications TO receiptq_worker;
+GRANT SELECT(applied_at) ON TABLE receiptq.notifications TO receiptq_scheduler;
+GRANT SELECT(applied_at) ON TABLE receiptq.notifications TO receiptq_readonly;
+
+
+--
+-- Name: TABLE notification_health; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.notification_health TO receiptq_scheduler;
+GRANT SELECT ON TABLE receiptq.notification_health TO receiptq_readonly;
+
+
+--
+-- Name: TABLE orders; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.orders TO receiptq_api;
+GRANT SELECT ON TABLE receiptq.orders TO receiptq_worker;
+GRANT SELECT ON TABLE receiptq.orders TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN orders.order_id; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(order_id) ON TABLE receiptq.orders TO receiptq_api;
+
+
+--
+-- Name: COLUMN orders.user_id; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(user_id) ON TABLE receiptq.orders TO receiptq_api;
+
+
+--
+-- Name: COLUMN orders.product_id; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(product_id) ON TABLE receiptq.orders TO receiptq_api;
+
+
+--
+-- Name: COLUMN orders.state; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(state) ON TABLE receiptq.orders TO receiptq_worker;
+
+
+--
+-- Name: COLUMN orders.fulfilled_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(fulfilled_at) ON TABLE receiptq.orders TO receiptq_worker;
+
+
+--
+-- Name: COLUMN orders.app_account_token; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(app_account_token) ON TABLE receiptq.orders TO receiptq_api;
+
+
+--
+-- Name: TABLE outcomes; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.outcomes TO receiptq_scheduler;
+GRANT SELECT ON TABLE receiptq.outcomes TO receiptq_readonly;
+
+
+--
+-- Name: TABLE ownership_refusals; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.ownership_refusals TO receiptq_readonly;
+
+
+--
+-- Name: TABLE products; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.products TO receiptq_worker;
+GRANT SELECT ON TABLE receiptq.products TO receiptq_readonly;
+
+
+--
+-- Name: TABLE queue_depth; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.queue_depth TO receiptq_scheduler;
+GRANT SELECT ON TABLE receiptq.queue_depth TO receiptq_readonly;
+
+
+--
+-- Name: TABLE queue_health; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.queue_health TO receiptq_scheduler;
+GRANT SELECT ON TABLE receiptq.queue_health TO receiptq_readonly;
+
+
+--
+-- Name: TABLE revocations; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.revocations TO receiptq_api;
+GRANT SELECT,INSERT,UPDATE ON TABLE receiptq.revocations TO receiptq_worker;
+GRANT SELECT ON TABLE receiptq.revocations TO receiptq_readonly;
+
+
+--
+-- Name: TABLE schema_migrations; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.schema_migrations TO receiptq_api;
+GRANT SELECT ON TABLE receiptq.schema_migrations TO receiptq_worker;
+GRANT SELECT ON TABLE receiptq.schema_migrations TO receiptq_scheduler;
+GRANT SELECT ON TABLE receiptq.schema_migrations TO receiptq_readonly;
+
+
+--
+-- Name: TABLE subscriptions; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.subscriptions TO receiptq_api;
+GRANT SELECT,INSERT,UPDATE ON TABLE receiptq.subscriptions TO receiptq_worker;
+GRANT SELECT ON TABLE receiptq.subscriptions TO receiptq_readonly;
+
+
+--
+-- Name: TABLE webhook_endpoints; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.webhook_endpoints TO receiptq_worker;
+
+
+--
+-- Name: COLUMN webhook_endpoints.id; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(id) ON TABLE receiptq.webhook_endpoints TO receiptq_scheduler;
+GRANT SELECT(id) ON TABLE receiptq.webhook_endpoints TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN webhook_endpoints.url; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(url) ON TABLE receiptq.webhook_endpoints TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN webhook_endpoints.event_types; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(event_types) ON TABLE receiptq.webhook_endpoints TO receiptq_scheduler;
+GRANT SELECT(event_types) ON TABLE receiptq.webhook_endpoints TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN webhook_endpoints.enabled; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(enabled) ON TABLE receiptq.webhook_endpoints TO receiptq_scheduler;
+GRANT SELECT(enabled) ON TABLE receiptq.webhook_endpoints TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN webhook_endpoints.created_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(created_at) ON TABLE receiptq.webhook_endpoints TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN webhook_endpoints.updated_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(updated_at) ON TABLE receiptq.webhook_endpoints TO receiptq_readonly;
+
+
+--
+-- Name: TABLE webhook_health; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.webhook_health TO receiptq_scheduler;
+GRANT SELECT ON TABLE receiptq.webhook_health TO receiptq_readonly;
+
+
+--
+-- PostgreSQL database dump complete
+--

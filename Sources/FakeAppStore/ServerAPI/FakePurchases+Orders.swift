@@ -1,0 +1,106 @@
+import Foundation
+
+/// Orders, app transactions and app account tokens: what Look Up Order ID, Get App Transaction
+/// Info and Set App Account Token read and change.
+extension FakePurchases {
+    /// The customer's app download, as Get App Transaction Info describes it.
+    public struct AppTransaction: Sendable, Equatable {
+        public var appTransactionId: String
+        public var customer: String
+        public var environment: FakeEnvironment
+        /// The customer's first purchase stands in for the download date.
+        public var originalPurchaseDate: Int64
+    }
+
+    /// Why Set App Account Token refuses a transaction (Apple's error codes are the endpoint's).
+    enum AppAccountTokenRefusal: Error, Equatable {
+        case notFound
+        case notOriginal
+        case familyShared
+    }
+
+    /// Every transaction of order `orderId` in `environment`, oldest first; empty when there is none.
+    func order(_ orderId: String, in environment: FakeEnvironment) -> [FakePurchase] {
+        state.withLock { state in
+            state.purchases.filter { $0.environment == environment && $0.orderId == orderId }
+                .sorted { ($0.purchaseDate, $0.transactionId) < ($1.purchaseDate, $1.transactionId) }
+        }
+    }
+
+    /// Sets `token` on the purchase whose original transaction id is `originalTransactionId` — on
+    /// every period of a subscription, so later renewals and signed data carry it. Returns the
+    /// updated latest transaction.
+    func setAppAccountToken(_ token: UUID, originalTransactionId: String, in environment: FakeEnvironment) throws(AppAccountTokenRefusal) -> FakePurchase {
+        let result: Result<FakePurchase, AppAccountTokenRefusal> = state.withLock { state in
+            guard let position = state.index[Self.key(environment, originalTransactionId)] else { return .failure(.notFound) }
+            let named = state.purchases[position]
+            guard named.originalTransactionId == originalTransactionId else { return .failure(.notOriginal) }
+            guard named.inAppOwnershipType == "PURCHASED" else { return .failure(.familyShared) }
+            var latest = named
+            for index in state.purchases.indices
+            where state.purchases[index].environment == environment && state.purchases[index].originalTransactionId == originalTransactionId {
+                state.purchases[index].appAccountToken = token.uuidString.lowercased()
+                if state.purchases[index].purchaseDate >= latest.purchaseDate { latest = state.purchases[index] }
+            }
+            return .success(latest)
+        }
+        return try result.get()
+    }
+
+    /// The app transaction of the customer that `id` (a transaction, original transaction or app
+    /// transaction id) belongs to; `nil` when `id` names nothing in `environment`.
+    public func appTransaction(for id: String, in environment: FakeEnvironment) -> AppTransaction? {
+        state.withLock { state in
+            let customer: String
+            if let position = state.index[Self.key(environment, id)] {
+                customer = state.purchases[position].customer
+            } else if let entry = state.appTransactions.first(where: { $0.value == id && $0.key.hasPrefix(environment.rawValue + "/") }) {
+                customer = String(entry.key.dropFirst(environment.rawValue.count + 1))
+            } else {
+                return nil
+            }
+            guard let appTransactionId = state.appTransactions[Self.key(environment, customer)] else { return nil }
+            let first = state.purchases.filter { $0.environment == environment && $0.customer == customer }.map(\.purchaseDate).min()
+            return AppTransaction(appTransactionId: appTransactionId, customer: customer, environment: environment,
+                                  originalPurchaseDate: first ?? Self.milliseconds(now()))
+        }
+    }
+
+    // MARK: - Allocation (under the state lock)
+
+    /// `orderId` when it is new or already the same customer's in `environment`.
+    static func joinableOrder(_ orderId: String, customer: String, environment: FakeEnvironment, in state: State) throws -> String {
+        let owners = Set(state.purchases.filter { $0.environment == environment && $0.orderId == orderId }.map(\.customer))
+        guard owners.isEmpty || owners == [customer] else { throw FakeAdminError(409, "order \(orderId) belongs to another customer") }
+        return orderId
+    }
+
+    /// Ten characters like Apple's (`MQ` and eight base-36 digits), never one already used.
+    static func newOrderId(_ state: inout State) -> String {
+        while true {
+            let digits = String(state.nextOrder, radix: 36, uppercase: true)
+            state.nextOrder += 1
+            let id = "MQ" + String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+            if !state.purchases.contains(where: { $0.orderId == id }) { return id }
+        }
+    }
+
+    /// The customer's app transaction id in `environment`, made at their first purchase.
+    static func appTransactionId(customer: String, environment: FakeEnvironment, _ state: inout State) -> String {
+        let key = Self.key(environment, customer)
+        if let id = state.appTransactions[key] { return id }
+        let id = allocate(&state.nextAppTransaction)
+        state.appTransactions[key] = id
+        return id
+    }
+
+    static func isCountryCode(_ text: String) -> Bool {
+        text.count == 3 && text.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) }
+    }
+
+    /// Apple's storefront ids for a few countries; any other gets a stable made-up one.
+    static func storefrontId(_ countryCode: String) -> String {
+        let known = ["USA": "143441", "FRA": "143442", "DEU": "143443", "GBR": "143444", "CAN": "143455", "JPN": "143462", "CHN": "143465"]
+        return known[countryCode] ?? String(140_000 + countryCode.unicodeScalars.reduce(0) { $0 * 26 + Int($1.value) - 65 } % 10_000)
+    }
+}
