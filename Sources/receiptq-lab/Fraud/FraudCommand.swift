@@ -12,7 +12,7 @@ import ReceiptQueueTesting
 /// round, then the invariants a paying user and an app's economy rely on — 0 deliveries to
 /// non-payers, 0 extra grants, every payer delivered. Runs in a scratch database it creates and
 /// drops; the API, workers and scheduler are child processes of the product binary, the fake App
-/// Store runs in this process. Exits 1 when an invariant is broken.
+/// Store a child of its own executable. Exits 1 when an invariant is broken.
 struct FraudCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fraud",
@@ -93,7 +93,7 @@ struct FraudCommand: AsyncParsableCommand {
         progress("starting the fake App Store, the API, a verify-receipt and a server-api worker, the scheduler; logs in \(logs.path)")
         let fleet: FraudFleet
         do {
-            fleet = try await FraudFleet.start(scratch: scratch, logs: logs, latency: FakeDurationRange(parsing: latency)!,
+            fleet = try await FraudFleet.start(scratch: scratch, logs: logs, latency: latency,
                                                migrationsDirectory: migrations.directory, http: http)
         } catch {
             await http.shutdown()
@@ -102,7 +102,7 @@ struct FraudCommand: AsyncParsableCommand {
         let tally = FraudTally()
         var played = 0, pinned = true
         do {
-            let store = try FraudStore(fake: fleet.fake.serverAPI)
+            let store = try FraudStore(fake: fleet.fake, http: http)
             repeat {
                 played += 1
                 let began = ContinuousClock.now
@@ -116,7 +116,7 @@ struct FraudCommand: AsyncParsableCommand {
             throw error
         }
         progress("checking the ledger")
-        let alive = fleet.processes.allRunning
+        let alive = fleet.allRunning
         let state = tally.snapshot()
         // Every move, re-read and check, for a look at what a row of the table sums up.
         let encoder = JSONEncoder()

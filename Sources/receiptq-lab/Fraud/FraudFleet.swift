@@ -1,19 +1,19 @@
 import API
 import CommandSupport
 import Crypto
-import FakeAppStore
 import Foundation
 import HTTPClient
 import PostgresTesting
 import ReceiptQueue
 import ReceiptQueueTesting
 
-/// The system under attack, as an operator runs it: the fake App Store in this process — its
-/// App Store Server API behind an App Store Connect key the workers hold, its notifications
-/// POSTed to the API — and, as child processes of the product binary, each logged in with its
-/// own role: the API (local receipt check, two tokens, one trusted for transaction-id claims),
-/// a `--receipt-verifier verify-receipt` worker, a `--receipt-verifier server-api` worker (both
-/// with Server API credentials and the local check) and the scheduler.
+/// The system under attack, as an operator runs it, every part a child process: the fake App
+/// Store executable (`FraudFake`) — its App Store Server API behind an App Store Connect key the
+/// workers hold, its notifications POSTed to the API — and, from the product binary, each logged
+/// in with its own role: the API (local receipt check, two tokens, one trusted for transaction-id
+/// claims), a `--receipt-verifier verify-receipt` worker, a `--receipt-verifier server-api` worker
+/// (both with Server API credentials and the local check) and the scheduler. The fake's root
+/// replaces Apple's in the API and workers only with `--trust-test-roots`, as it must.
 struct FraudFleet: Sendable {
     /// The two ways a worker verifies a receipt; each is its own worker process.
     enum Verifier: String, Sendable, Codable, CaseIterable {
@@ -25,10 +25,12 @@ struct FraudFleet: Sendable {
     }
 
     static let bundleID = "com.example.fraud"
+    /// The app's App Store id: the fake signs it into what it sells, the API and workers require it.
+    static let appAppleID: Int64 = 1_234_567_890
     static let keyID = "FRAUDKEY01"
     static let issuerID = "fraud-issuer"
 
-    let fake: FakeAppStoreServer
+    let fake: FraudFake
     let processes: ChaosProcesses
     let apiURL: String
     /// A backend's token; its transaction-id claims prove nothing.
@@ -39,21 +41,18 @@ struct FraudFleet: Sendable {
 
     /// Starts everything and returns once the API answers. `migrationsDirectory` is passed to the
     /// API (its readiness check), as the chaos suite does.
-    static func start(scratch: ScratchDatabase, logs: URL, latency: FakeDurationRange, migrationsDirectory: String?,
+    static func start(scratch: ScratchDatabase, logs: URL, latency: String, migrationsDirectory: String?,
                       http: HTTPClient) async throws -> FraudFleet {
         try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
         let key = P256.Signing.PrivateKey()
         let keyFile = logs.appendingPathComponent("fake-key.p8").path
+        try? FileManager.default.removeItem(atPath: keyFile)
         guard FileManager.default.createFile(atPath: keyFile, contents: Data(key.pemRepresentation.utf8), attributes: [.posixPermissions: 0o600]) else {
             throw ConfigurationError("cannot write the App Store Connect key to \(keyFile)")
         }
         let apiPort = try FreePort.pick()
-        let fake = try await FakeAppStoreServer.start(configuration: FakeAppStoreConfiguration(
-            latency: latency,
-            serverAPI: FakeServerAPIConfiguration(
-                bundleId: bundleID, acceptedKeys: [FakeAPIKey(keyId: keyID, publicKey: key.publicKey)], issuerId: issuerID,
-                latency: latency, notificationURL: "http://127.0.0.1:\(apiPort)/v1/apple/notifications",
-                notificationRetryCompression: ChaosNotifications.retryCompression)))
+        let fake = try FraudFake.start(logs: logs, latency: latency, keyFile: keyFile,
+                                       notificationURL: "http://127.0.0.1:\(apiPort)/v1/apple/notifications")
         do {
             return try await start(fake: fake, scratch: scratch, logs: logs, keyFile: keyFile, apiPort: apiPort,
                                    migrationsDirectory: migrationsDirectory, http: http)
@@ -63,15 +62,13 @@ struct FraudFleet: Sendable {
         }
     }
 
-    /// The children, around a running fake.
-    private static func start(fake: FakeAppStoreServer, scratch: ScratchDatabase, logs: URL, keyFile: String, apiPort: Int,
+    /// The product's processes, around a running fake.
+    private static func start(fake: FraudFake, scratch: ScratchDatabase, logs: URL, keyFile: String, apiPort: Int,
                               migrationsDirectory: String?, http: HTTPClient) async throws -> FraudFleet {
-        let root = logs.appendingPathComponent("fake-root.pem").path
-        try fake.serverAPI.rootCertificatePEM.write(toFile: root, atomically: true, encoding: .utf8)
         let token = Self.randomHex(), trustedToken = Self.randomHex()
         var urls: [ProcessRole: String] = [:]
         for role in [ProcessRole.api, .worker, .scheduler] { urls[role] = try await scratch.connectionString(as: role) }
-        let arguments = Arguments(urls: urls, fake: fake, apiPort: apiPort, root: root, keyFile: keyFile,
+        let arguments = Arguments(urls: urls, fake: fake, apiPort: apiPort, keyFile: keyFile,
                                   trustedDigest: TokenDigests.hexDigest(of: trustedToken), migrationsDirectory: migrationsDirectory)
         let digests = [token, trustedToken].map(TokenDigests.hexDigest(of:)).joined(separator: ",")
         let processes = try ChaosProcesses(logDirectory: logs, environment: ["RECEIPTQ_API_TOKENS": digests],
@@ -93,6 +90,9 @@ struct FraudFleet: Sendable {
     func backend(_ http: HTTPClient, trusted: Bool = false) -> FraudBackend {
         FraudBackend(apiURL: apiURL, token: trusted ? trustedToken : token, http: http)
     }
+
+    /// Whether every child is still running, the fake App Store included.
+    var allRunning: Bool { processes.allRunning && fake.isRunning }
 
     func stop() async {
         await processes.stopAll()
@@ -119,28 +119,33 @@ struct FraudFleet: Sendable {
     /// Each child's command line.
     private struct Arguments: Sendable {
         let urls: [ProcessRole: String]
-        let fake: FakeAppStoreServer
+        let fake: FraudFake
         let apiPort: Int
-        let root: String
         let keyFile: String
         let trustedDigest: String
         let migrationsDirectory: String?
+
+        /// The app, and the fake's root in place of Apple's: explicit, as the product requires.
+        var signedData: [String] {
+            ["--bundle-ids", FraudFleet.bundleID, "--app-apple-id", "\(FraudFleet.appAppleID)",
+             "--signed-data-root", fake.rootPath, "--trust-test-roots"]
+        }
 
         func of(_ role: ChaosProcesses.Role) -> [String] {
             switch role {
             case .api:
                 return ["api", "--database-url", urls[.api] ?? "", "--port", "\(apiPort)", "--admin-port", "0",
-                        "--receipt-check", "local", "--bundle-ids", FraudFleet.bundleID, "--signed-data-root", root,
-                        "--trusted-claim-tokens", trustedDigest] + (migrationsDirectory.map { ["--migrations", $0] } ?? [])
+                        "--receipt-check", "local"] + signedData
+                    + ["--trusted-claim-tokens", trustedDigest] + (migrationsDirectory.map { ["--migrations", $0] } ?? [])
             case .worker(let index):
                 let verifier: Verifier = index == 0 ? .verifyReceipt : .serverAPI
                 return ["worker", "--database-url", urls[.worker] ?? "", "--name", verifier.workerName,
                         "--receipt-verifier", verifier.rawValue, "--receipt-check", "local",
-                        "--bundle-ids", FraudFleet.bundleID, "--bundle-id", FraudFleet.bundleID, "--signed-data-root", root,
-                        "--apple-production-url", fake.productionURL, "--apple-sandbox-url", fake.sandboxURL,
-                        "--app-store-key-file", keyFile, "--app-store-key-id", FraudFleet.keyID, "--app-store-issuer-id", FraudFleet.issuerID,
-                        "--server-api-production-url", fake.serverAPIProductionURL, "--server-api-sandbox-url", fake.serverAPISandboxURL,
-                        "--concurrency", "200", "--poll-interval", "200ms", "--shutdown-deadline", "5s"]
+                        "--bundle-id", FraudFleet.bundleID] + signedData
+                    + ["--apple-production-url", fake.productionURL, "--apple-sandbox-url", fake.sandboxURL,
+                       "--app-store-key-file", keyFile, "--app-store-key-id", FraudFleet.keyID, "--app-store-issuer-id", FraudFleet.issuerID,
+                       "--server-api-production-url", fake.serverAPIProductionURL, "--server-api-sandbox-url", fake.serverAPISandboxURL,
+                       "--concurrency", "200", "--poll-interval", "200ms", "--shutdown-deadline", "5s"]
             case .scheduler:
                 return ["scheduler", "--database-url", urls[.scheduler] ?? "", "--interval", "1s"]
             }

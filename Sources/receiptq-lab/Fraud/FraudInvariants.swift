@@ -25,7 +25,7 @@ extension FraudTally.State {
             part([FraudAttack.limiterLockout.rawValue], "the auth limiter locks out bad tokens, never a valid one from the same address"),
             ChaosInvariant(name: "each receipt attack met each verifier alone (the other worker paused while idle)", held: pinned,
                            figure: pinned ? "verify-receipt, then server-api, every round" : "a worker could not be paused idle"),
-            ChaosInvariant(name: "no process died", held: processesAlive, figure: processesAlive ? "API, 2 workers, scheduler running" : "a child exited"),
+            ChaosInvariant(name: "no process died", held: processesAlive, figure: processesAlive ? "fake App Store, API, 2 workers, scheduler running" : "a child exited"),
         ]
     }
 }

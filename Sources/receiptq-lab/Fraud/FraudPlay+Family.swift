@@ -3,13 +3,13 @@
 extension FraudPlay {
     func familyReplay() async throws {
         let parent = user("payer-parent"), child = user("payer-child")
-        let bought = try store.buy(appleAccount(parent), product: FraudStore.nonConsumable)
+        let bought = try await store.buy(appleAccount(parent), product: FraudStore.nonConsumable)
         mustGrant(bought, to: parent)
-        let parentJWS = store.signed(bought)
+        let parentJWS = try await store.signed(bought)
         payer(parent, "the purchaser's JWS", await backend.final(await backend.signed(parentJWS, user: parent)), delivers: true)
-        let shared = try store.familyShare(bought, with: appleAccount(child))
+        let shared = try await store.familyShare(bought, with: appleAccount(child))
         mustGrant(shared, to: child)
-        let sharedJWS = store.signed(shared)
+        let sharedJWS = try await store.signed(shared)
         payer(child, "the family member's shared JWS", await backend.final(await backend.signed(sharedJWS, user: child)), delivers: true)
         for index in 1...2 {
             let mallory = attacker(index)

@@ -8,9 +8,9 @@ extension FraudPlay {
     /// `owned_by_another_user`), which tells the app to finish the transaction and deliver nothing.
     func schedulerDeniesAPayer(_ login: PostgresPool) async throws {
         let buyer = user("denied-payer")
-        let purchase = try store.buy(appleAccount(buyer))
+        let purchase = try await store.buy(appleAccount(buyer))
         mustGrant(purchase, to: buyer)
-        let first = payer(buyer, "signed transaction", await backend.final(await backend.signed(store.signed(purchase), user: buyer)), delivers: true)
+        let first = payer(buyer, "signed transaction", await backend.final(await backend.signed(try await store.signed(purchase), user: buyer)), delivers: true)
         guard let id = first.id else { return }
         await forge(login, "scheduler login", "state = rejected on a payer's delivered job", "UPDATE receiptq.jobs SET state = 'rejected' WHERE id = $1",
                     [id])
@@ -22,7 +22,7 @@ extension FraudPlay {
     /// is granted to any account, and the payer who comes later reads not-yours.
     func apiLoginVouchesForAnAttacker(_ login: PostgresPool) async throws {
         let victim = user("victim")
-        let purchase = try store.buy(appleAccount(victim))
+        let purchase = try await store.buy(appleAccount(victim))
         mustGrant(purchase, to: victim)
         let mallory = attacker(1)
         if let id = await forgeJob(login, "API login", "a trusted claim of a fresh purchase, queued directly",
@@ -30,6 +30,6 @@ extension FraudPlay {
             attacked(mallory, "the directly queued trusted claim of a fresh purchase", await backend.final(await backend.status(id)),
                      allowed: ["resubmit"])
         }
-        payer(victim, "signed transaction", await backend.final(await backend.signed(store.signed(purchase), user: victim)), delivers: true)
+        payer(victim, "signed transaction", await backend.final(await backend.signed(try await store.signed(purchase), user: victim)), delivers: true)
     }
 }

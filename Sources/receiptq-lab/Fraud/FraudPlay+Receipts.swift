@@ -12,9 +12,9 @@ extension FraudPlay {
 
     func receiptReplay() async throws {
         let buyer = user("payer")
-        let purchase = try store.buy(appleAccount(buyer))
+        let purchase = try await store.buy(appleAccount(buyer))
         mustGrant(purchase, to: buyer)
-        let receipt = try store.receipt([purchase])
+        let receipt = try await store.receipt([purchase])
         let first = payer(buyer, "app receipt", await backend.final(await backend.receipt(receipt, transaction: purchase.transactionId, user: buyer)),
                           delivers: true)
         for index in 1...2 {
@@ -33,9 +33,9 @@ extension FraudPlay {
         let token = UUID()
         payer(buyer, "registers an order", await backend.order(user("order"), user: buyer, product: FraudStore.consumable, appAccountToken: token),
               allowed: ["http 201"])
-        let purchase = try store.buy(appleAccount(buyer), appAccountToken: token)
+        let purchase = try await store.buy(appleAccount(buyer), appAccountToken: token)
         mustGrant(purchase, to: buyer)
-        let receipt = try store.receipt([purchase])
+        let receipt = try await store.receipt([purchase])
         let mallory = attacker(1)
         attacked(mallory, "the payer's receipt, first", await backend.final(await backend.receipt(receipt, transaction: purchase.transactionId, user: mallory)))
         payer(buyer, "app receipt", await backend.final(await backend.receipt(receipt, transaction: purchase.transactionId, user: buyer)),
@@ -47,12 +47,12 @@ extension FraudPlay {
     /// trailing bytes — none may be looked up on the client's word, none granted.
     func unprovableReceipts() async throws {
         let victim = user("payer")
-        let purchase = try store.buy(appleAccount(victim))
+        let purchase = try await store.buy(appleAccount(victim))
         mustGrant(purchase, to: victim)
         let mallory = attacker(1)
-        let own = try store.buy(appleAccount(mallory))
+        let own = try await store.buy(appleAccount(mallory))
         mayGrant(own, to: mallory)
-        var trailing = Array(Data(base64Encoded: try store.receipt([own])) ?? Data())
+        var trailing = Array(Data(base64Encoded: try await store.receipt([own])) ?? Data())
         trailing += [0x00, 0x00, 0x30, 0x00]
         let forgeries = [("\"MAAA\"", "MAAA"), ("40 × 0x30", Data(repeating: 0x30, count: 40).base64EncodedString()),
                          ("his own receipt + trailing bytes", Data(trailing).base64EncodedString())]
@@ -60,7 +60,7 @@ extension FraudPlay {
             let answer = await afterAttempt(await backend.receipt(bytes, transaction: purchase.transactionId, user: mallory))
             attacked(mallory, "\(move) + the victim's transaction id", answer, allowed: Self.unproven)
         }
-        payer(victim, "app receipt", await backend.final(await backend.receipt(try store.receipt([purchase]), transaction: purchase.transactionId, user: victim)),
+        payer(victim, "app receipt", await backend.final(await backend.receipt(try await store.receipt([purchase]), transaction: purchase.transactionId, user: victim)),
               delivers: true)
     }
 
@@ -68,26 +68,26 @@ extension FraudPlay {
     /// transaction id: it does not hold that transaction, so it proves nothing of it.
     func anotherPurchasesReceipt() async throws {
         let victim = user("payer")
-        let purchase = try store.buy(appleAccount(victim))
+        let purchase = try await store.buy(appleAccount(victim))
         mustGrant(purchase, to: victim)
         let mallory = attacker(1)
-        let own = try store.buy(appleAccount(mallory))
+        let own = try await store.buy(appleAccount(mallory))
         mayGrant(own, to: mallory)
-        let answer = await afterAttempt(await backend.receipt(try store.receipt([own]), transaction: purchase.transactionId, user: mallory))
+        let answer = await afterAttempt(await backend.receipt(try await store.receipt([own]), transaction: purchase.transactionId, user: mallory))
         attacked(mallory, "his own receipt + the victim's transaction id", answer, allowed: Self.unproven)
-        payer(victim, "app receipt", await backend.final(await backend.receipt(try store.receipt([purchase]), transaction: purchase.transactionId, user: victim)),
+        payer(victim, "app receipt", await backend.final(await backend.receipt(try await store.receipt([purchase]), transaction: purchase.transactionId, user: victim)),
               delivers: true)
     }
 
     /// A well-formed receipt holding the victim's transaction, signed by the attacker's own CA.
     func foreignReceipt() async throws {
         let victim = user("payer")
-        let purchase = try store.buy(appleAccount(victim))
+        let purchase = try await store.buy(appleAccount(victim))
         mustGrant(purchase, to: victim)
         let mallory = attacker(1)
         let answer = await afterAttempt(await backend.receipt(try store.foreignReceipt([purchase]), transaction: purchase.transactionId, user: mallory))
         attacked(mallory, "a receipt from his own CA", answer, allowed: Self.unproven)
-        payer(victim, "app receipt", await backend.final(await backend.receipt(try store.receipt([purchase]), transaction: purchase.transactionId, user: victim)),
+        payer(victim, "app receipt", await backend.final(await backend.receipt(try await store.receipt([purchase]), transaction: purchase.transactionId, user: victim)),
               delivers: true)
     }
 }

@@ -3,13 +3,13 @@
 extension FraudPlay {
     func refundReplay() async throws {
         let buyer = user("payer")
-        let purchase = try store.buy(appleAccount(buyer))
+        let purchase = try await store.buy(appleAccount(buyer))
         mustGrant(purchase, to: buyer)
-        let jws = store.signed(purchase)
+        let jws = try await store.signed(purchase)
         let first = payer(buyer, "signed transaction", await backend.final(await backend.signed(jws, user: buyer)), delivers: true)
         guard let id = first.id, first.verdict == "delivered" else { return }
         // The fake POSTs REFUND to the API, a worker applies it.
-        try store.refund(purchase)
+        try await store.refund(purchase)
         tally.expectRevoked(purchase.transactionId)
         tally.payerJob(id, mustRead: "revoked")
         let deadline = ContinuousClock.now + .seconds(30)
@@ -25,6 +25,6 @@ extension FraudPlay {
         attacked(early, "the pre-refund JWS", await backend.final(await backend.signed(jws, user: early)), allowed: refusals)
         let mallory = attacker(2)
         attacked(mallory, "the refunded JWS (Apple's current)",
-                 await backend.final(await backend.signed(store.signed(store.current(purchase)), user: mallory)), allowed: refusals + ["http 422"])
+                 await backend.final(await backend.signed(try await store.signed(purchase), user: mallory)), allowed: refusals + ["http 422"])
     }
 }

@@ -78,14 +78,14 @@ extension FraudPlay {
         // Straight into the queue, past the API's signature check: a JWS from the attacker's CA for
         // a purchase nobody has submitted yet. The worker verifies it again; the victim is delivered after.
         let victim = user("payer")
-        let purchase = try store.buy(appleAccount(victim))
+        let purchase = try await store.buy(appleAccount(victim))
         mustGrant(purchase, to: victim)
         if let id = await forgeJob(login, forger, "a job with a JWS from the attacker's CA, queued directly", [
             "signed_transaction", try store.foreignSigned(purchase), purchase.transactionId, mallory, "Production", false,
         ]) {
             attacked(mallory, "the directly queued forged JWS", await backend.final(await backend.status(id)), allowed: ["not_paid", "pending"])
         }
-        payer(victim, "signed transaction", await backend.final(await backend.signed(store.signed(purchase), user: victim)), delivers: true)
+        payer(victim, "signed transaction", await backend.final(await backend.signed(try await store.signed(purchase), user: victim)), delivers: true)
         // A trusted claim queued directly for a purchase already granted to its payer.
         let granted = try await pool.query("SELECT transaction_id FROM receiptq.grants WHERE purchase_key = $1", [grantKey]).first
         if let transaction = try granted?.decode("transaction_id", as: String.self),

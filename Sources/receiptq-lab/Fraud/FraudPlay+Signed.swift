@@ -8,8 +8,8 @@ extension FraudPlay {
     /// resubmission is the same job.
     func jwsReplay() async throws {
         let buyer = user("payer")
-        let purchase = try store.buy(appleAccount(buyer))
-        let jws = store.signed(purchase)
+        let purchase = try await store.buy(appleAccount(buyer))
+        let jws = try await store.signed(purchase)
         let first = payer(buyer, "signed transaction", await backend.final(await backend.signed(jws, user: buyer)), delivers: true)
         mustGrant(purchase, to: buyer)
         for index in 1...3 {
@@ -24,8 +24,8 @@ extension FraudPlay {
     /// another CA's signature are refused before anything is stored.
     func jwsMalleability() async throws {
         let buyer = user("payer")
-        let purchase = try store.buy(appleAccount(buyer))
-        let jws = store.signed(purchase)
+        let purchase = try await store.buy(appleAccount(buyer))
+        let jws = try await store.signed(purchase)
         let first = payer(buyer, "signed transaction", await backend.final(await backend.signed(jws, user: buyer)), delivers: true)
         mustGrant(purchase, to: buyer)
         guard let twin = FraudJWS.twin(of: jws) else { throw FraudError("the fake's JWS has no 64-byte ES256 signature") }
@@ -33,7 +33,7 @@ extension FraudPlay {
         let mallory = attacker(1)
         attacked(mallory, "the twin (r, n − s)", await backend.final(await backend.signed(twin, user: mallory)),
                  allowed: Self.notYours + ["http 422"])
-        let resigned = store.signed(purchase, at: Date().addingTimeInterval(2))
+        let resigned = try await store.signed(purchase)   // Apple signing it again: new bytes, a later signedDate
         let other = attacker(2)
         attacked(other, "Apple's re-signature", await backend.final(await backend.signed(resigned, user: other)))
         let edited = FraudJWS.edited(jws) { $0["quantity"] = 100 } ?? ""

@@ -10,8 +10,8 @@ extension FraudPlay {
         let token = UUID()
         payer(buyer, "registers an order", await backend.order(user("order"), user: buyer, product: FraudStore.consumable, appAccountToken: token),
               allowed: ["http 201"])
-        let purchase = try store.buy(appleAccount(buyer), appAccountToken: token)
-        let jws = store.signed(purchase)
+        let purchase = try await store.buy(appleAccount(buyer), appAccountToken: token)
+        let jws = try await store.signed(purchase)
         mustGrant(purchase, to: buyer)
         let mallory = attacker(1)
         attacked(mallory, "the payer's token-bound JWS, first", await backend.final(await backend.signed(jws, user: mallory)))
@@ -31,17 +31,17 @@ extension FraudPlay {
               allowed: ["http 201"])
         attacked(mallory, "registers his own order", await backend.order(malloryOrder, user: mallory, product: FraudStore.consumable, appAccountToken: own),
                  allowed: ["http 201"])
-        let purchase = try store.buy(appleAccount(buyer), appAccountToken: token)
+        let purchase = try await store.buy(appleAccount(buyer), appAccountToken: token)
         mustGrant(purchase, to: buyer)
         let claims = ["order_id": malloryOrder, "app_account_token": own.uuidString.lowercased()]
         attacked(mallory, "the payer's JWS, claiming his own order and token",
-                 await backend.final(await backend.signed(store.signed(purchase), user: mallory, claims: claims)))
+                 await backend.final(await backend.signed(try await store.signed(purchase), user: mallory, claims: claims)))
         attacked(mallory, "the transaction id, claiming his own order and token",
                  await backend.final(await backend.claim(purchase.transactionId, user: mallory, claims: claims)))
         attacked(mallory, "an order with the payer's token",
                  await backend.order(user("mallory-order2"), user: mallory, product: FraudStore.consumable, appAccountToken: token),
                  allowed: ["http 409"])
-        payer(buyer, "signed transaction", await backend.final(await backend.signed(store.signed(purchase), user: buyer)), delivers: true)
+        payer(buyer, "signed transaction", await backend.final(await backend.signed(try await store.signed(purchase), user: buyer)), delivers: true)
         let states = try await pool.query("SELECT order_id, state FROM receiptq.orders WHERE order_id = ANY($1)", [[payerOrder, malloryOrder]])
         let state = Dictionary(uniqueKeysWithValues: try states.map { (try $0.decode("order_id", as: String.self), try $0.decode("state", as: String.self)) })
         check("the payer's order fulfilled, the attacker's untouched",
