@@ -46,6 +46,32 @@ enum FraudAttack: String, Sendable, Codable, CaseIterable {
         }
     }
 
+    /// What stops it, and what every attacker must read (docs/threat-model.md): the row passes
+    /// when every move read what this allows, the ledger granted each paid purchase to its payer
+    /// only, and every payer was delivered.
+    var defence: String {
+        switch self {
+        case .jwsReplay: "dedupe per user, ownership in the ledger: each replay reads owned_by_another_user; only the payer is granted"
+        case .jwsMalleability: "dedupe on Apple's transaction id, not signature bytes: twin and re-signature read owned_by_another_user (the payer's own twin is the payer's job); edited or foreign-signed JWS get 422"
+        case .tokenFirst: "the order the Apple-signed token names decides: the attacker reads owned_by_another_user, nothing granted until the payer comes"
+        case .tokenMismatch: "the signed token outranks claimed orders: owned_by_another_user; an order with someone else's token gets 409"
+        case .claimTokenless: "a claim is not proof: resubmit before the payer, owned_by_another_user after"
+        case .claimTokenBound: "Apple's signed token names the payer's order: the attacker reads owned_by_another_user, the payer's claim is delivered"
+        case .claimTrusted: "the trusted backend's grant is its user's: attackers read owned_by_another_user"
+        case .familyReplay: "each member's shared transaction is a purchase of its own, granted once: replays read owned_by_another_user"
+        case .refundReplay: "revocations in the ledger: the payer reads revoked, replays read owned_by_another_user or not_paid"
+        case .receiptReplay: "dedupe per user, ownership in the ledger: replays read owned_by_another_user"
+        case .receiptTokenFirst: "Apple's answer carries the payer's token: the attacker reads owned_by_another_user, no grant"
+        case .unprovableReceipt: "a receipt must prove the transaction: pending or 422, never a grant; the victim is delivered after"
+        case .anotherPurchasesReceipt: "the receipt must hold the claimed transaction: resubmit, never the victim's grant"
+        case .foreignReceipt: "receipts must chain to Apple's root: 422"
+        case .roleScheduler: "role privileges: grants, events and ledger writes refused (42501/23514); whatever it may write leaves every verdict as it was"
+        case .roleAPI: "role privileges: grants, events and states refused (42501); a forged JWS it queues fails in the worker, a claim it queues reads owned_by_another_user"
+        case .limiterLockout: "the token is checked first, failures limited per peer and credential: attackers get 401/429, the valid tokens 200"
+        case .openFindings: "none yet (known holes): expected to fail"
+        }
+    }
+
     /// Attacks on receipts are played against each verifier in turn.
     var perVerifier: Bool {
         [.receiptReplay, .receiptTokenFirst, .unprovableReceipt, .anotherPurchasesReceipt, .foreignReceipt].contains(self)

@@ -7,6 +7,8 @@ struct FraudReport: Sendable, Codable {
     struct Row: Sendable, Codable {
         var attack: String
         var summary: String
+        /// What stops it: the expected outcome (`FraudAttack.defence`).
+        var defence: String
         var plays: Int
         var attackerMoves: Int
         /// What the attackers (or forged statements) were told, by outcome.
@@ -27,7 +29,8 @@ struct FraudReport: Sendable, Codable {
     var unexpected: [String]
     var logDirectory: String
 
-    var passed: Bool { invariants.allSatisfy(\.held) }
+    /// Every invariant held and every attack was defended (any row failing fails the run).
+    var passed: Bool { invariants.allSatisfy(\.held) && rows.allSatisfy(\.held) }
 
     init(tally: FraudTally.State, ledger: FraudLedger, invariants: [ChaosInvariant], rounds: Int, seconds: Double, appleLatency: String, logDirectory: String) {
         self.rounds = rounds
@@ -50,7 +53,7 @@ struct FraudReport: Sendable, Codable {
             let grants = perAttack[label] ?? .init()
             let held = moves.allSatisfy(\.asExpected) && tally.checks.filter { $0.attack == label }.allSatisfy(\.held)
                 && tally.rereads.filter { $0.attack == label }.allSatisfy(\.held) && grants.extra == 0 && grants.toPayers == grants.paid
-            return Row(attack: label, summary: attack?.summary ?? "", plays: Set(moves.map(\.round)).count, attackerMoves: attackerMoves.count,
+            return Row(attack: label, summary: attack?.summary ?? "", defence: attack?.defence ?? "", plays: Set(moves.map(\.round)).count, attackerMoves: attackerMoves.count,
                        attackersRead: Dictionary(attackerMoves.map { ($0.outcome, 1) }, uniquingKeysWith: +), grants: grants,
                        payersDelivered: delivered.count, payers: payerJobs.count, held: held)
         }
@@ -64,25 +67,29 @@ struct FraudReport: Sendable, Codable {
     func text() -> String {
         var lines = ["fraud: \(rounds) round\(rounds == 1 ? "" : "s") of every attack, Apple at \(appleLatency), "
                      + String(format: "%.1f s, %d moves", seconds, submissions), ""]
-        let header = ["", "attack", "plays", "attacker moves", "what attackers read", "grants (payers/paid, extra)", "payers delivered"]
-        var table = [header]
+        // Per attack: what it is, what must stop it, what was observed, whether the defence held.
         for row in rows {
             let read = Self.histogram(row.attackersRead)
-            table.append([row.held ? "✔" : "✘", row.attack, "\(row.plays)", "\(row.attackerMoves)", read.isEmpty ? "–" : read,
-                          row.grants.paid == 0 && row.grants.extra == 0 ? "–" : "\(row.grants.toPayers)/\(row.grants.paid), \(row.grants.extra)",
-                          row.payers == 0 ? "–" : "\(row.payersDelivered)/\(row.payers)"])
+            var observed = ["attackers read " + (read.isEmpty ? "–" : read)]
+            if row.grants.paid > 0 || row.grants.extra > 0 {
+                observed.append("grants \(row.grants.toPayers)/\(row.grants.paid) to payers, \(row.grants.extra) extra")
+            }
+            if row.payers > 0 { observed.append("payers delivered \(row.payersDelivered)/\(row.payers)") }
+            lines += ["\(row.held ? "PASS" : "FAIL")  \(row.attack)  (\(row.plays) play\(row.plays == 1 ? "" : "s"), \(row.attackerMoves) attacker move\(row.attackerMoves == 1 ? "" : "s"))",
+                      "      attack:   \(row.summary)",
+                      "      defence:  \(row.defence)",
+                      "      observed: \(observed.joined(separator: "; "))"]
         }
-        let widths = (0..<header.count).map { column in table.map { $0[column].count }.max() ?? 0 }
-        for cells in table {
-            lines.append("  " + zip(cells, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: "  "))
-        }
+        let failed = rows.filter { !$0.held }.count
+        lines += ["", "attacks: \(rows.count) played, \(rows.count - failed) defended, \(failed) not"]
         lines += ["", "invariants"]
         for invariant in invariants { lines.append("  \(invariant.held ? "✔" : "✘") \(invariant.name): \(invariant.figure)") }
         if !unexpected.isEmpty {
             lines += ["", "unexpected (first \(unexpected.count))"] + unexpected.map { "  \($0)" }
         }
         lines += ["", "  logs: \(logDirectory)", "",
-                  passed ? "fraud: every invariant held" : "fraud: \(invariants.filter { !$0.held }.count) invariant(s) broken"]
+                  passed ? "fraud: every attack defended, every invariant held"
+                      : "fraud: \(failed) attack(s) not defended, \(invariants.filter { !$0.held }.count) invariant(s) broken"]
         return lines.joined(separator: "\n")
     }
 
