@@ -7,7 +7,8 @@ struct FakeAppStoreCore: Sendable {
     let serverAPI: FakeServerAPI
 
     /// Reads the JSON format and PKCS #7 receipts the Server API half's test CA signed (made
-    /// once: every verifyReceipt request reads with it).
+    /// once: every verifyReceipt request reads with it), with the appAccountToken of each
+    /// transaction the Server API half sold.
     let receipts: FakeReceiptReader
 
     init(configuration: FakeAppStoreConfiguration, stats: FakeAppStoreStats, startedAt: ContinuousClock.Instant, serverAPI: FakeServerAPI) {
@@ -15,8 +16,12 @@ struct FakeAppStoreCore: Sendable {
         self.stats = stats
         self.startedAt = startedAt
         self.serverAPI = serverAPI
+        let purchases = serverAPI.purchases
         self.receipts = FakeReceiptReader(signer: serverAPI.receiptSigner.certificate,
-                                          transactionSigner: { [serverAPI] in try? serverAPI.transactionReceiptSigner().certificate })
+                                          transactionSigner: { [serverAPI] in try? serverAPI.transactionReceiptSigner().certificate },
+                                          accountTokens: { id in
+            purchases.transaction(id, in: .production)?.appAccountToken ?? purchases.transaction(id, in: .sandbox)?.appAccountToken
+        })
     }
 
     var elapsed: Duration {

@@ -20,13 +20,29 @@ public struct FakeReceiptReader: Sendable {
     public let signer: Certificate?
     /// The certificate whose (RSA) key signs the fake's iOS 6 transaction receipts, once it has one.
     public let transactionSigner: @Sendable () -> Certificate?
+    /// The appAccountToken of a transaction the fake sold, by transaction id: Apple's answer
+    /// carries it whatever the receipt holds. Default: none known.
+    public let accountTokens: @Sendable (String) -> String?
 
-    public init(signer: Certificate? = nil, transactionSigner: @escaping @Sendable () -> Certificate? = { nil }) {
+    public init(signer: Certificate? = nil, transactionSigner: @escaping @Sendable () -> Certificate? = { nil },
+                accountTokens: @escaping @Sendable (String) -> String? = { _ in nil }) {
         self.signer = signer
         self.transactionSigner = transactionSigner
+        self.accountTokens = accountTokens
     }
 
+    /// The receipt as Apple's server reads it: its transactions, each with the appAccountToken it
+    /// was bought with when the receipt does not say.
     public func read(base64 text: String) -> Reading {
+        let reading = parse(base64: text)
+        guard case .receipt(var receipt) = reading else { return reading }
+        for index in receipt.inApp.indices where receipt.inApp[index].appAccountToken == nil {
+            receipt.inApp[index].appAccountToken = accountTokens(receipt.inApp[index].transactionID)
+        }
+        return .receipt(receipt)
+    }
+
+    private func parse(base64 text: String) -> Reading {
         if let receipt = FakeReceipt.decode(base64: text) { return .receipt(receipt) }
         if let bytes = Data(base64Encoded: text, options: .ignoreUnknownCharacters).map(Array.init), TransactionReceipt.hasItsShape(bytes) {
             guard let receipt = TransactionReceipt(bytes: bytes) else { return .unreadable }

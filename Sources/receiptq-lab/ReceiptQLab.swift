@@ -8,11 +8,12 @@ import CommandSupport
 struct ReceiptQLab: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "receiptq-lab",
-        abstract: "Benchmarks, the chaos suite and the demo for ReceiptQueue (not part of the product).",
+        abstract: "Benchmarks, the chaos and fraud suites and the demo for ReceiptQueue (not part of the product).",
         version: ReceiptQueueVersion.current,
         subcommands: [
             Bench.self,
             ChaosCommand.self,
+            FraudCommand.self,
             DemoCommand.self,
             WebhookReceiverCommand.self,
             ClaimAndHang.self,

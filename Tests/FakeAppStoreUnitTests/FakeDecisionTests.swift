@@ -51,6 +51,25 @@ struct FakeDecisionTests {
         #expect(answer.outcome == "0")
     }
 
+    /// Apple's server knows the appAccountToken each transaction was bought with, whatever the
+    /// receipt holds: the ownership rules read it from verifyReceipt's answer.
+    @Test func theAnswerCarriesTheAppAccountTokenTheTransactionWasSoldWith() throws {
+        let token = "6d2c9f4e-0b7a-4c1e-9a55-3f1d2e8b7c60"
+        func inApp(_ reader: FakeReceiptReader) throws -> [[String: Any]] {
+            var random = SplitMix64(state: 42)
+            let decision = FakeDecision.decide(endpoint: .production, body: body(production.base64()), elapsed: .seconds(1),
+                                               configuration: quick, receipts: reader, random: &random)
+            guard case .respond(let answer) = decision else { throw FakeTestError() }
+            let object = try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]
+            return (object?["receipt"] as? [String: Any])?["in_app"] as? [[String: Any]] ?? []
+        }
+        let sold = try inApp(FakeReceiptReader(accountTokens: { $0 == "1000000001" ? token : nil }))
+        #expect(sold.count == 1 && sold.first?["app_account_token"] as? String == token)
+        #expect(try inApp(FakeReceiptReader()).first?["app_account_token"] == nil, "none without a token")
+    }
+
+    struct FakeTestError: Error {}
+
     @Test func sandboxReceiptAtProductionIs21007() {
         #expect(status(of: decide(body(sandbox.base64()))) == 21007)
     }
