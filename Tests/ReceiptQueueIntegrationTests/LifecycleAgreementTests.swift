@@ -154,6 +154,13 @@ struct LifecycleAgreementTests {
         }
     }
 
+    /// `receiptq release --worker`: a dead worker's leases end as expired ones do.
+    @Test func releaseWorkerLeases() async throws {
+        try await Self.check(.leaseExpired) { fixture, _ in
+            _ = try await fixture.pool.transaction { try ReleaseWorkerLeases.run(worker: "w", budgets: .init(jobs: Self.budget), on: $0) }
+        }
+    }
+
     @Test func requeueTimedOut() async throws {
         try await Self.check(.timedOutDue) { fixture, _ in
             _ = try await fixture.pool.withConnection { try RequeueTimedOut.run(limit: 100, budget: Self.budget, on: $0) }
