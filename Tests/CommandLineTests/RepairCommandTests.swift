@@ -21,7 +21,7 @@ struct RepairCommandTests {
         for (worker, attempts) in [("dead", 1), ("dead", 1000), ("live", 1)] {
             ids.append(try await owner.query("""
                 INSERT INTO receiptq.jobs (receipt_data, transaction_id, user_id, state, attempts, locked_by, locked_until)
-                VALUES ('r', 'tx-' || $1 || $2, 'u', 'verifying', $2, $1, now() + interval '10 minutes') RETURNING id
+                VALUES ('r', 'tx-' || $1 || $2::text, 'u', 'verifying', $2::int, $1, now() + interval '10 minutes') RETURNING id
                 """, [worker, attempts])[0].decode("id"))
         }
         let url = database.connectionString
