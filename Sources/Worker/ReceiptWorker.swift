@@ -29,7 +29,7 @@ public final class ReceiptWorker: Service, Sendable {
     private let writer: OutcomeWriter
     private let decision: AttemptDecision
     let metrics: WorkerMetrics
-    let logger: Logger
+    private let logger: Logger
     /// Every decision about claiming and talking to Apple; this class only carries them out.
     let gate: Mutex<WorkerGate<ContinuousClock.Instant>>
     private let wake = WakeSignal()
@@ -77,7 +77,7 @@ public final class ReceiptWorker: Service, Sendable {
                     for await event in listener.events {
                         if case .notification(let notification) = event, notification.channel == OutageNotice.channel {
                             if let notice = OutageNotice(payload: notification.payload), await self.sentByAWorker(notification) {
-                                self.handleNow(.noticeHeard(notice))
+                                self.perform(self.gate.withLock { $0.heard(notice, now: .now) })
                             }
                         } else {
                             self.wake.signal()
@@ -85,14 +85,14 @@ public final class ReceiptWorker: Service, Sendable {
                     }
                 }
                 await self.skipSlowStartIfTheFleetIsAnswered()
-                while !self.gate.withLock({ $0.stopping }) && !Task.isCancelled { await self.handle(.tick) }
-                await self.drain()
+                await self.claimAndVerify()
                 listener.stop()
                 self.writer.finish()
             }
         } onGracefulShutdown: {
             self.logger.notice("worker stopping: no more claims; finishing what is in flight")
-            self.handleNow(.stop)
+            self.gate.withLock { $0.stop() }
+            self.wake.signal()
         }
         logger.notice("worker stopped", metadata: ["worker": "\(configuration.name)"])
     }
@@ -103,77 +103,78 @@ public final class ReceiptWorker: Service, Sendable {
         let answered = (try? await queue.pool.withConnection {
             try FleetAnsweredRecently.run(within: .seconds(10), environment: "Production", on: $0)
         }) ?? false
-        if answered { handleNow(.fleetAnswered(.production)) }
+        if answered, gate.withLock({ $0.fleetAnswered(.production) }) {
+            logger.info("the fleet heard from Apple in the last 10 s: starting at full rate")
+        }
     }
 
-    // MARK: - The interpreter: each event under the gate's lock, its actions outside it
+    private func claimAndVerify() async {
+        while !gate.withLock({ $0.stopping }) && !Task.isCancelled {
+            let wanted = gate.withLock { $0.slotsToClaim(now: .now) }
+            guard wanted > 0 else {
+                await wake.wait(timeout: configuration.pollInterval)
+                continue
+            }
+            let leases: [JobLease]
+            do {
+                leases = try await queue.claim(limit: wanted, worker: configuration.name, lease: configuration.lease)
+            } catch {
+                logger.warning("claim failed; retrying in 1 s", metadata: ["error": "\(error)"])
+                gate.withLock { $0.claimFailed(wanted: wanted) }
+                try? await Task.sleep(for: .seconds(1))
+                continue
+            }
+            metrics.claimBatch.record(leases.count)
+            let plan = gate.withLock { $0.claimed(leases.count, of: wanted, now: .now) }
+            metrics.inFlight.record(inFlight)
+            await send(leases, plan)
+            if leases.count < wanted {
+                await wake.wait(timeout: configuration.pollInterval)   // queue drained: wait for NOTIFY
+            }
+        }
+        await drain()
+    }
 
-    /// Hands `event` to the gate and carries out what it answers, and the events that follow
-    /// from those (a claim that came back, a chunk's pause over), until nothing follows.
-    private func handle(_ event: WorkerGate<ContinuousClock.Instant>.Event) async {
-        var next: WorkerGate<ContinuousClock.Instant>.Event? = event
-        while let event = next {
-            next = nil
-            let actions = gate.withLock { $0.handle(event, now: .now, pollInterval: configuration.pollInterval) }
-            for action in actions {
-                switch action {
-                case .claim(let wanted):
-                    do {
-                        next = .claimed(try await queue.claim(limit: wanted, worker: configuration.name, lease: configuration.lease), of: wanted)
-                    } catch {
-                        logger.warning("claim failed; retrying in 1 s", metadata: ["error": "\(error)"])
-                        handleNow(.claimFailed(wanted: wanted))
-                        try? await Task.sleep(for: .seconds(1))
-                    }
-                case .pause(let pause):
-                    try? await Task.sleep(for: pause)
-                    if Task.isCancelled { handleNow(.stop) }
-                    next = .chunkDue
-                case .wait(let timeout):
-                    await wake.wait(timeout: timeout)
-                default:
-                    perform([action])
-                }
+    /// Sends a claim batch as the gate planned it: in chunks, checking between them that the
+    /// breaker is still closed (`CanaryPolicy`); what is left when it opens, or when the worker
+    /// stops, is released unsent.
+    private func send(_ leases: [JobLease], _ plan: WorkerGate<ContinuousClock.Instant>.SendPlan) async {
+        guard case .chunks(let chunk, var pause, let pace) = plan else {
+            release(leases)
+            return
+        }
+        var rest = leases[...]
+        while !rest.isEmpty {
+            let count = min(chunk, rest.count)
+            gate.withLock { $0.sendingChunk(count, now: .now) }
+            for lease in rest.prefix(chunk) {
+                // The verification takes the receipt from the handoff; the lease it waits with
+                // carries none (the request body becomes the only copy while Apple answers).
+                let receipt = ReceiptHandoff(lease.receiptData)
+                let held = lease.withoutReceipt
+                verifications.start(lease.id) { await self.verify(held, receipt: receipt) }
+            }
+            rest = rest.dropFirst(chunk)
+            guard !rest.isEmpty else { return }
+            try? await Task.sleep(for: pause)
+            pause = pace
+            if Task.isCancelled || !gate.withLock({ $0.maySendMore }) {
+                release(Array(rest))
+                return
             }
         }
     }
 
-    /// Carries out the actions that need no waiting.
-    private func perform(_ actions: [WorkerGate<ContinuousClock.Instant>.Action]) {
-        for action in actions {
-            switch action {
-            case .send(let leases):
-                for lease in leases {
-                    // The verification takes the receipt from the handoff; the lease it waits with
-                    // carries none (the request body becomes the only copy while Apple answers).
-                    let receipt = ReceiptHandoff(lease.receiptData)
-                    let held = lease.withoutReceipt
-                    verifications.start(lease.id) { await self.verify(held, receipt: receipt) }
-                }
-            case .release(let leases):
-                for lease in leases { writer.submit(FinishedAttempt(lease: lease, decision: .result(.release))) }
-                logger.info("released the rest of a claim unsent (Apple failed its first requests, or stopping)",
-                            metadata: ["released": "\(leases.count)"])
-            case .record(let attempt):
-                writer.submit(attempt)
-            case .wake:
-                wake.signal()
-            case .meterInFlight(let count):
-                metrics.inFlight.record(count)
-            case .meterClaim(let count):
-                metrics.claimBatch.record(count)
-            case .meterAnswer(let environment, let latency, let calls, let tlsFailure):
-                metrics.appleLatency.recordNanoseconds(Int64(latency.seconds * 1e9))
-                metrics.appleRequests(environment.rawValue).increment(by: calls)
-                if tlsFailure { metrics.appleTLSFailures(environment.rawValue).increment() }
-            case .skippedSlowStart:
-                logger.info("the fleet heard from Apple in the last 10 s: starting at full rate")
-            case .report(let report):
-                log(report)
-            case .claim, .pause, .wait:
-                assertionFailure("\(action) is carried out by handle(_:)")
-            }
+    /// Leases claimed but not sent (the breaker opened while their batch went out, or the worker
+    /// is stopping): back to the queue at once, their attempt given back.
+    private func release(_ leases: [JobLease]) {
+        for lease in leases { writer.submit(FinishedAttempt(lease: lease, decision: .result(.release))) }
+        let remaining = gate.withLock { gate in
+            gate.released(leases.count)
+            return gate.inFlight
         }
+        metrics.inFlight.record(remaining)
+        logger.info("released the rest of a claim unsent (Apple failed its first requests, or stopping)", metadata: ["released": "\(leases.count)"])
     }
 
     /// Lets in-flight verifications finish until `shutdownDeadline`, then cancels the rest (each
@@ -193,47 +194,37 @@ public final class ReceiptWorker: Service, Sendable {
         }
     }
 
-    // MARK: - One verification
-
     /// One verification, in three steps: the local receipt check and the request body, Apple's
-    /// answer, and the event that hands its verdict over and gives its slot back. The steps before
-    /// and after the await are functions of their own (not inlined) so that their locals stay off
+    /// answer, and the verdict handed to the writer with the slot given back. The steps before and
+    /// after the await are functions of their own (not inlined) so that their locals stay off
     /// this async frame, which lives as long as Apple takes, once per verification in flight.
     private func verify(_ lease: JobLease, receipt: ReceiptHandoff) async {
         let sent = ContinuousClock.now
-        let request: HTTPBody, verifiedLocally: Bool
-        switch await prepareRequest(lease, receipt: receipt) {
-        case .settled(let attempt):
-            handleNow(.decidedLocally(attempt))
+        guard let request = await prepareRequest(lease, receipt: receipt) else {
+            finishedLocally()
             return
-        case .ask(let body, let locally):
-            (request, verifiedLocally) = (body, locally)
         }
         let result: VerificationResult?
         do {
-            result = try await verifyHedged(request)
+            result = try await verifyHedged(request.body)
         } catch {
             result = nil   // shutdown: not attempted
         }
-        answered(lease, result, sentAt: sent, verifiedLocally: verifiedLocally)
+        finished(lease, result, sentAt: sent, verifiedLocally: request.verifiedLocally)
     }
 
-    /// What the local check makes of a receipt: settled here (rejected without asking Apple), or
-    /// the request body to send, and whether this machine verified the receipt.
-    private enum Prepared {
-        case settled(FinishedAttempt)
-        case ask(HTTPBody, verifiedLocally: Bool)
-    }
-
+    /// The request body, and whether this machine verified the receipt; nil when the local check
+    /// settled the job (rejected without asking Apple).
     @inline(never)
-    private func prepareRequest(_ lease: JobLease, receipt: ReceiptHandoff) async -> Prepared {
+    private func prepareRequest(_ lease: JobLease, receipt: ReceiptHandoff) async -> (body: HTTPBody, verifiedLocally: Bool)? {
         var receiptData = receipt.take()
         let check = await LocalReceiptCheck.run(localReceipts, receiptData: receiptData)
         let locallyValid: Bool
         switch LocalReceiptDecision.decide(check, transactionID: lease.transactionID, verifier: .verifyReceipt) {
         case .reject(let reason):
             metrics.localReceiptChecks("rejected").increment()
-            return .settled(FinishedAttempt(lease: lease, decision: .result(.rejected(reason: reason))))   // Apple is not asked
+            writer.submit(FinishedAttempt(lease: lease, decision: .result(.rejected(reason: reason))))
+            return nil   // Apple is not asked: the gate frees the slot and the breaker's admission
         case .askApple(let valid):
             locallyValid = valid
             if localReceipts != nil { metrics.localReceiptChecks(valid ? "verified" : "unconfirmed").increment() }
@@ -242,22 +233,75 @@ public final class ReceiptWorker: Service, Sendable {
         }
         let body = verifier.requestBody(receiptData: receiptData)
         receiptData = ""   // the body is the only copy from here
-        return .ask(body, verifiedLocally: locallyValid)
+        return (body, locallyValid)
     }
 
-    /// Apple answered (or the worker is stopping: `result` nil): the verdict and the answer go to
-    /// the gate, which records the one and learns from the other.
+    /// The local check settled the job: the slot is free, and Apple's breaker saw nothing.
     @inline(never)
-    private func answered(_ lease: JobLease, _ result: VerificationResult?, sentAt sent: ContinuousClock.Instant, verifiedLocally: Bool) {
-        guard let result else { return handleNow(.abandoned(lease)) }
-        var random = SystemRandomNumberGenerator()
-        let attempt = decision.decide(result, lease: lease, now: Date(), receiptVerifiedLocally: verifiedLocally, using: &random)
-        handleNow(.answered(result, attempt: attempt, sentAt: sent))
+    private func finishedLocally() {
+        let remaining = gate.withLock { gate in
+            gate.decidedLocally()
+            return gate.inFlight
+        }
+        metrics.inFlight.record(remaining)
+        wake.signal()
     }
 
-    /// An event whose actions never wait (an answer, a notice, stop): carried out on the caller's task.
-    private func handleNow(_ event: WorkerGate<ContinuousClock.Instant>.Event) {
-        perform(gate.withLock { $0.handle(event, now: .now, pollInterval: configuration.pollInterval) })
+    /// Apple answered (or the worker is stopping: `result` nil): the verdict goes to the writer,
+    /// then the gate learns how Apple did and frees the slot.
+    @inline(never)
+    private func finished(_ lease: JobLease, _ result: VerificationResult?, sentAt sent: ContinuousClock.Instant, verifiedLocally: Bool) {
+        if let result {
+            metrics.appleLatency.recordNanoseconds(Int64(result.latency.seconds * 1e9))
+            metrics.appleRequests(result.environment.rawValue).increment(by: result.calls)
+            if case .retryLater(.tls) = result.outcome { metrics.appleTLSFailures(result.environment.rawValue).increment() }
+            var random = SystemRandomNumberGenerator()
+            writer.submit(decision.decide(result, lease: lease, now: Date(), receiptVerifiedLocally: verifiedLocally, using: &random))
+        } else {
+            writer.submit(FinishedAttempt(lease: lease, decision: .result(.release)))
+        }
+        let (actions, remaining) = gate.withLock { gate in
+            (gate.finished(result, job: lease.id, sentAt: sent, now: .now), gate.inFlight)
+        }
+        metrics.inFlight.record(remaining)
+        perform(actions)
+        wake.signal()
+    }
+
+    /// Carries out the gate's actions: logs, metrics, the fleet notice.
+    private func perform(_ actions: [WorkerGate<ContinuousClock.Instant>.Action]) {
+        for action in actions {
+            switch action {
+            case .breakerMoved(let environment, let phase, let reportedBy):
+                metrics.breaker(environment.rawValue).record(phase.gaugeValue)
+                if let reportedBy {
+                    logger.warning("Apple \(environment.rawValue) circuit breaker \(phase.rawValue): another worker saw Apple failing",
+                                   metadata: ["reported_by": "\(reportedBy)"])
+                } else {
+                    logger.warning("Apple \(environment.rawValue) circuit breaker \(phase.rawValue)")
+                }
+            case .announceOutage(let environment):
+                announce(OutageNotice(environment: environment.rawValue, worker: configuration.name))
+            case .alert(.tls(let error), let heldBack):
+                logger.error("""
+                    Apple's TLS certificate did not verify: check the CA bundle (--ca-bundle) and this host's clock; \
+                    jobs are retried with backoff, the circuit breaker stays closed
+                    """,
+                             metadata: ["error": "\(error.prefix(200))", "similar_answers_not_logged": "\(heldBack)"])
+            case .alert(let reason, let heldBack):
+                logger.error("Apple answered something this version does not handle; retrying, never rejecting — check for a receiptq update",
+                             metadata: ["answer": "\(reason.summary)", "similar_answers_not_logged": "\(heldBack)"])
+            case .secretRefused(let job, let heldBack):
+                logger.error("Apple refused our shared secret (21004) for one receipt; retrying it (another app's receipt, or a secret being rotated?)",
+                             metadata: ["job": "\(job)", "similar_answers_not_logged": "\(heldBack)"])
+            case .configurationErrorPause(let pause):
+                logger.critical("""
+                    Apple answered 21004 for several receipts: the shared secret is wrong (check RECEIPTQ_SHARED_SECRET); \
+                    not claiming for a while, then one receipt at a time until Apple accepts it
+                    """,
+                                metadata: ["pause": "\(pause)"])
+            }
+        }
     }
 
     /// Whether an outage notice came from a session of a `receiptq_worker` login
@@ -281,7 +325,7 @@ public final class ReceiptWorker: Service, Sendable {
     }
 
     /// Tells the other workers; a notice that cannot be sent is only logged (they find out alone).
-    func announce(_ notice: OutageNotice) {
+    private func announce(_ notice: OutageNotice) {
         Task {
             do {
                 try await queue.announce(notice)
