@@ -1,23 +1,20 @@
--- Interventions. Each is guarded so it cannot touch a job that finished meanwhile.
+-- Read-only. Every intervention is a tested command that agrees with the job lifecycle:
+--   receiptq redrive --failed-within 7d [--dry-run]   failed jobs back in the queue, fresh budget
+--   receiptq redrive --job ID [--dry-run]
+--   receiptq release --worker NAME [--dry-run]        a dead worker's leases end now, as if expired
+--                                                     (a job past its retry budget ends failed)
+--   receiptq notifications redrive …, receiptq webhooks redrive …
 
--- Retry failed jobs now (e.g. after an Apple outage longer than the retry deadline).
--- Prefer `receiptq redrive --failed-within 7d` (or --job ID): the same statement, tested.
--- Gives them a fresh budget (attempts from 0, the deadline counted from now); the reason they
--- failed is kept in last_error.
-UPDATE receiptq.jobs
-SET state = 'queued', run_at = now(), attempts = 0, redriven_at = now(), bounded_answers = 0,
-    finished_at = NULL, outcome_reason = NULL,
-    last_error = 'failed: ' || coalesce(outcome_reason, '') || ' (re-driven)', updated_at = now()
-WHERE state = 'failed' AND finished_at > now() - interval '7 days'
-RETURNING id;
+-- Failed jobs a re-drive would move (the last 7 days), with why they failed.
+SELECT id, transaction_id, user_id, attempts, finished_at, outcome_reason
+FROM receiptq.jobs WHERE state = 'failed' AND finished_at > now() - interval '7 days'   -- jobs_failed_idx
+ORDER BY finished_at DESC LIMIT 50;
 
--- Release every lease held by a worker you know is dead (instead of waiting for the lease).
--- psql: \set worker 'worker-host-1234'
-UPDATE receiptq.jobs
-SET state = 'queued', run_at = now(), locked_by = NULL, locked_until = NULL,
-    last_error = 'released by operator', updated_at = now()
-WHERE state = 'verifying' AND locked_by = :'worker'
-RETURNING id;
+-- Leases a worker holds (what `receiptq release --worker` would end). psql: \set worker 'worker-host-1234'
+SELECT 'jobs' AS queue, count(*) FROM receiptq.jobs WHERE state = 'verifying' AND locked_by = :'worker'
+UNION ALL SELECT 'notifications', count(*) FROM receiptq.notifications WHERE state = 'applying' AND locked_by = :'worker'
+UNION ALL SELECT 'consumption_requests', count(*) FROM receiptq.consumption_requests WHERE state = 'sending' AND locked_by = :'worker'
+UNION ALL SELECT 'deliveries', count(*) FROM receiptq.deliveries WHERE state = 'delivering' AND locked_by = :'worker';
 
 -- Totals per state over the whole table. Slow on millions of rows (reads every finished job):
 -- prefer receiptq.outcomes for recent figures.

@@ -4,35 +4,26 @@ import ReceiptQueue
 
 /// Maps one verification to what the writer records — the single place where Apple's answers
 /// become job outcomes, and the verdict policy's home: a paid purchase is `rejected` only when
-/// Apple says it is invalid, every other doubt is retried, or ends `failed` (kept, alerting,
-/// re-drivable). Pure, so every row is unit-tested.
+/// Apple says it is invalid; every other doubt is retried, and giving up (`failed`: kept,
+/// alerting, re-drivable) is the lifecycle's alone (`JobLifecycle`, in the writing transaction).
+/// One answer, one outcome. Pure, so every row is unit-tested.
 ///
 /// | verification | recorded |
 /// |---|---|
 /// | valid (0, 21006) | `ReceiptMatch`: grant (the ledger decides granted / already granted), resubmit, or rejected (another app, refunded) |
 /// | 21003, 21010 | rejected |
-/// | 21002; 211xx marked not retryable | retry with backoff; `failed` once `doubtWindow` has passed since enqueue |
+/// | 21002; 211xx marked not retryable | `doubted(.receipt)`: retry with backoff; the lifecycle fails it once `doubtWindow` has passed since enqueue |
 /// | the same, for a receipt verified locally first (`LocalReceiptDecision`) | Apple's trouble, not the receipt's: retry until the retry budget is spent |
-/// | 21004 (our shared secret refused) | retry with backoff; `failed` at the `secretMismatchAttempts`-th such answer |
+/// | 21004 (our shared secret refused) | `doubted(.sharedSecret)`: retry with backoff; the lifecycle fails it at the `secretMismatchAttempts`-th such answer |
 /// | other Apple trouble, unknown answers | retry with backoff until the retry budget is spent (then the lifecycle fails it) |
 /// | no answer in time | timed_out (the scheduler requeues it) |
 public struct AttemptDecision: Sendable {
     public var rules: ReceiptMatch.Rules
     public var retryPolicy: RetryPolicy
-    /// How long answers that doubt the receipt (21002) are retried before the job is given up
-    /// into `failed`. Apple's 21002 means "malformed or a temporary issue", and a 21002 storm
-    /// once lasted about a day: so hours, never seconds. Default 24 h.
-    public var doubtWindow: Duration
-    /// 21004 answers for one job before it is given up into `failed` (the fleet pauses only when
-    /// several distinct jobs see 21004: `WorkerGate`). Default 5.
-    public var secretMismatchAttempts: Int
 
-    public init(rules: ReceiptMatch.Rules, retryPolicy: RetryPolicy = RetryPolicy(), doubtWindow: Duration = .seconds(24 * 3600),
-                secretMismatchAttempts: Int = 5) {
+    public init(rules: ReceiptMatch.Rules, retryPolicy: RetryPolicy = RetryPolicy()) {
         self.rules = rules
         self.retryPolicy = retryPolicy
-        self.doubtWindow = doubtWindow
-        self.secretMismatchAttempts = secretMismatchAttempts
     }
 
     /// - Parameter receiptVerifiedLocally: the receipt's signature, Apple's chain and bundle id
@@ -57,9 +48,8 @@ public struct AttemptDecision: Sendable {
                 ? "Apple: receipt is not authentic (21003)" : "Apple: account not found (21010)"))
         case .retryLater(let reason):
             status = reason.appleStatus
-            if reason.doubtsTheReceipt && !receiptVerifiedLocally && now.timeIntervalSince(lease.budgetStart) >= doubtWindow.seconds {
-                decision = .result(.failed(reason: "Apple answered \(reason.summary) for \(Int(doubtWindow.seconds / 3600)) h; "
-                    + "kept for ops (receiptq redrive)"))
+            if reason.doubtsTheReceipt && !receiptVerifiedLocally {
+                decision = .result(.doubted(.receipt, delayMilliseconds: delay(lease, now, &random), error: reason.summary))
             } else {
                 let error = reason.doubtsTheReceipt && receiptVerifiedLocally
                     ? "\(reason.summary) for a receipt verified locally: Apple's trouble" : reason.summary
@@ -70,12 +60,7 @@ public struct AttemptDecision: Sendable {
         case .configurationError:
             status = 21004
             counted = true
-            if lease.boundedAnswers + 1 >= secretMismatchAttempts {
-                decision = .result(.failed(reason: "Apple refused our shared secret (21004) \(lease.boundedAnswers + 1) times: "
-                    + "check RECEIPTQ_SHARED_SECRET, then receiptq redrive"))
-            } else {
-                decision = .result(.retry(delayMilliseconds: delay(lease, now, &random), error: "21004 (shared secret refused)"))
-            }
+            decision = .result(.doubted(.sharedSecret, delayMilliseconds: delay(lease, now, &random), error: "21004 (shared secret refused)"))
         }
         return FinishedAttempt(lease: lease, decision: decision, appleStatus: status, appleEnvironment: result.environment.rawValue,
                                boundedAnswer: counted)

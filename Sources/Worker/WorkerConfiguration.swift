@@ -111,12 +111,13 @@ public struct WorkerConfiguration: Sendable {
 
     /// How Apple's answers become outcomes, from these settings.
     public var decision: AttemptDecision {
-        AttemptDecision(rules: .init(bundleIDs: bundleIDs, acceptSandbox: acceptSandbox), retryPolicy: retry,
-                        doubtWindow: doubtWindow, secretMismatchAttempts: secretMismatchAttempts)
+        AttemptDecision(rules: .init(bundleIDs: bundleIDs, acceptSandbox: acceptSandbox), retryPolicy: retry)
     }
 
     /// Where each recorded attempt leaves its job.
-    public var lifecycle: JobLifecycle { JobLifecycle(budget: retry.budget) }
+    public var lifecycle: JobLifecycle {
+        JobLifecycle(budget: retry.budget, doubtWindow: doubtWindow, secretMismatchAttempts: secretMismatchAttempts)
+    }
 
     /// Checks every rule that involves more than one setting, and each setting's range. The
     /// message names the setting as the command line spells it.

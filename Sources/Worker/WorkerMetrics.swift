@@ -81,7 +81,7 @@ extension JobOutcome {
         case .failed: "failed"
         case .resubmit: "resubmit"
         case .ownedElsewhere: "owned_elsewhere"
-        case .retry: "retry"
+        case .retry, .doubted: "retry"
         case .timedOut: "timed_out"
         case .release: "released"
         }

@@ -12,13 +12,20 @@ import Testing
 @Suite("Lifecycle: the SQL agrees with JobLifecycle.next")
 struct LifecycleAgreementTests {
     static let budget = RetryBudget(maxAttempts: 10, deadline: .seconds(3600))
-    static let lifecycle = JobLifecycle(budget: budget)
+    static let lifecycle = JobLifecycle(budget: budget, doubtWindow: .seconds(1800), secretMismatchAttempts: 3)
 
-    /// A job's budget situation: claims so far and age.
+    /// A job's budget situation: claims so far, age, earlier 21004 answers.
     enum Budget: CaseIterable {
-        case left, spentByAttempts, spentByDeadline
+        case left, spentByAttempts, spentByDeadline, doubtedTooLong, refusedTooOften
         var attempts: Int { self == .spentByAttempts ? 10 : 1 }
-        var age: Duration { self == .spentByDeadline ? .seconds(7200) : .seconds(60) }
+        var age: Duration {
+            switch self {
+            case .spentByDeadline: .seconds(7200)
+            case .doubtedTooLong: .seconds(2400)
+            default: .seconds(60)
+            }
+        }
+        var boundedAnswers: Int { self == .refusedTooOften ? 2 : 0 }
     }
 
     struct Row {
@@ -28,8 +35,9 @@ struct LifecycleAgreementTests {
         var createdAt: Date
         var transactionID: String
         var lease: JobLease { JobLease(id: id, attempt: budget.attempts, receiptData: "r", transactionID: transactionID, userID: "u",
-                                       productID: "p", orderID: nil, createdAt: createdAt, lockedUntil: Date()) }
-        var facts: JobLifecycle.Facts { .init(attempts: budget.attempts, createdAt: createdAt) }
+                                       productID: "p", orderID: nil, createdAt: createdAt, lockedUntil: Date(),
+                                       boundedAnswers: budget.boundedAnswers) }
+        var facts: JobLifecycle.Facts { .init(attempts: budget.attempts, createdAt: createdAt, boundedAnswers: budget.boundedAnswers) }
     }
 
     /// One job in every (state, budget), leased by "w" when verifying (lease and run_at past).
@@ -50,13 +58,13 @@ struct LifecycleAgreementTests {
                 }
                 let row = try await fixture.pool.query("""
                     INSERT INTO receiptq.jobs (receipt_data, transaction_id, user_id, product_id, state, attempts, run_at,
-                                               locked_by, locked_until, finished_at, created_at, last_error, purchase_key)
+                                               locked_by, locked_until, finished_at, created_at, last_error, purchase_key, bounded_answers)
                     VALUES ('r-' || $1, $1, 'u', 'p', $2, $3, now() - interval '1 second',
                             CASE WHEN $4 THEN 'w' END, CASE WHEN $4 THEN now() - interval '1 second' END,
-                            CASE WHEN $5 THEN now() END, now() - $6 * interval '1 millisecond', 'earlier error', $7)
+                            CASE WHEN $5 THEN now() END, now() - $6 * interval '1 millisecond', 'earlier error', $7, $8)
                     RETURNING id, created_at
                     """, [transaction, state.rawValue, budget.attempts, verifying, state.isTerminal, budget.age.milliseconds,
-                          heldKey])[0]
+                          heldKey, budget.boundedAnswers])[0]
                 rows.append(Row(id: try row.decode("id"), state: state, budget: budget, createdAt: try row.decode("created_at"),
                                 transactionID: transaction))
             }
@@ -84,13 +92,15 @@ struct LifecycleAgreementTests {
         }
     }
 
-    @Test(arguments: [AttemptEnd.rejected, .failed, .resubmit, .retry, .timedOut])
+    @Test(arguments: [AttemptEnd.rejected, .failed, .resubmit, .retry, .receiptDoubted, .secretRefused, .timedOut])
     func recordOutcomes(_ end: AttemptEnd) async throws {
         let result: AttemptResult = switch end {
         case .rejected: .rejected(reason: "r")
         case .failed: .failed(reason: "f")
         case .resubmit: .resubmit(reason: "s")
         case .retry: .retry(delayMilliseconds: 0, error: "e")
+        case .receiptDoubted: .doubted(.receipt, delayMilliseconds: 0, error: "e")
+        case .secretRefused: .doubted(.sharedSecret, delayMilliseconds: 0, error: "e")
         case .timedOut: .timedOut(delayMilliseconds: 0, error: "e")
         case .granted, .alreadyGranted, .ownedElsewhere: fatalError("ledger outcomes are checked below")
         }
@@ -141,6 +151,13 @@ struct LifecycleAgreementTests {
     @Test func rescueExpiredLeases() async throws {
         try await Self.check(.leaseExpired) { fixture, _ in
             _ = try await fixture.pool.withConnection { try RescueExpiredLeases.run(limit: 100, budget: Self.budget, on: $0) }
+        }
+    }
+
+    /// `receiptq release --worker`: a dead worker's leases end as expired ones do.
+    @Test func releaseWorkerLeases() async throws {
+        try await Self.check(.leaseExpired) { fixture, _ in
+            _ = try await fixture.pool.transaction { try ReleaseWorkerLeases.run(worker: "w", budgets: .init(jobs: Self.budget), on: $0) }
         }
     }
 

@@ -26,6 +26,8 @@ struct JobLifecycleTests {
             .complete(.resubmit): (.resubmit, .resubmit),
             .complete(.ownedElsewhere): (.ownedElsewhere, .ownedElsewhere),
             .complete(.retry): (.queued, .failed),
+            .complete(.receiptDoubted): (.queued, .failed),
+            .complete(.secretRefused): (.queued, .failed),
             .complete(.timedOut): (.timedOut, .failed),
             .leaseExpired: (.queued, .failed),
             .release: (.queued, .queued),
@@ -70,5 +72,32 @@ struct JobLifecycleTests {
         let budget = RetryBudget(maxAttempts: 3, deadline: .seconds(72 * 3600))
         #expect(budget.reason(attempts: 3, lastError: "HTTP 503") == "gave up after 3 attempts; last error: HTTP 503")
         #expect(budget.reason(attempts: 2, lastError: "HTTP 503") == "gave up after the 72 h deadline; last error: HTTP 503")
+    }
+
+    /// Giving up a doubted retry is the lifecycle's alone, with the reasons ops have always read.
+    @Test func aReceiptApplesAnswersDoubtIsGivenUpAfterTheDoubtWindow() {
+        let lifecycle = JobLifecycle(doubtWindow: .seconds(24 * 3600))
+        let facts = JobLifecycle.Facts(attempts: 60, createdAt: Self.enqueued)
+        let before = Self.enqueued.addingTimeInterval(24 * 3600 - 1), at = Self.enqueued.addingTimeInterval(24 * 3600)
+        #expect(lifecycle.next(.verifying, on: .complete(.receiptDoubted), facts: facts, now: before) == .queued)
+        #expect(lifecycle.next(.verifying, on: .complete(.receiptDoubted), facts: facts, now: at) == .failed)
+        #expect(lifecycle.next(.verifying, on: .complete(.retry), facts: facts, now: at) == .queued)   // Apple's trouble: 72 h
+        #expect(lifecycle.givingUpReason(.receiptDoubted, facts: facts, lastError: "21002 (malformed or temporary)", now: at)
+                == "Apple answered 21002 (malformed or temporary) for 24 h; kept for ops (receiptq redrive)")
+    }
+
+    @Test func aReceiptWhoseSharedSecretApplesRefusesIsGivenUpAtTheNthAnswer() {
+        let lifecycle = JobLifecycle(secretMismatchAttempts: 5)
+        for earlier in 0...4 {
+            let facts = JobLifecycle.Facts(attempts: earlier + 1, createdAt: Self.enqueued, boundedAnswers: earlier)
+            #expect(lifecycle.next(.verifying, on: .complete(.secretRefused), facts: facts, now: Self.now) == (earlier < 4 ? .queued : .failed))
+        }
+        let fifth = JobLifecycle.Facts(attempts: 5, createdAt: Self.enqueued, boundedAnswers: 4)
+        #expect(lifecycle.givingUpReason(.secretRefused, facts: fifth, lastError: "21004 (shared secret refused)", now: Self.now)
+                == "Apple refused our shared secret (21004) 5 times: check RECEIPTQ_SHARED_SECRET, then receiptq redrive")
+        // A spent budget gives up with the budget's reason.
+        let spent = JobLifecycle.Facts(attempts: 1000, createdAt: Self.enqueued, boundedAnswers: 0)
+        #expect(lifecycle.givingUpReason(.secretRefused, facts: spent, lastError: "21004 (shared secret refused)", now: Self.now)
+                == "gave up after 1000 attempts; last error: 21004 (shared secret refused)")
     }
 }

@@ -148,29 +148,47 @@ struct AttemptDecisionTests {
 
     // MARK: Doubts: retried, never rejected
 
-    @Test func a21002IsRetriedForHoursThenFailedNeverRejected() {
+    /// Where the lifecycle leaves the job this attempt was decided for (`RecordOutcomes` asks the same).
+    func recorded(_ attempt: FinishedAttempt, now: Date, lifecycle: JobLifecycle = JobLifecycle()) -> JobState? {
+        guard case .result(let result) = attempt.decision else { return nil }
+        let end: AttemptEnd = switch result {
+        case .retry: .retry
+        case .doubted(let doubt, _, _): doubt == .receipt ? .receiptDoubted : .secretRefused
+        case .failed: .failed
+        case .rejected: .rejected
+        case .resubmit: .resubmit
+        case .timedOut: .timedOut
+        case .release: .retry
+        }
+        let facts = JobLifecycle.Facts(attempts: attempt.lease.attempt, createdAt: attempt.lease.budgetStart,
+                                       boundedAnswers: attempt.lease.boundedAnswers)
+        return lifecycle.next(.verifying, on: .complete(end), facts: facts, now: now)
+    }
+
+    /// One outcome per answer: a 21002 is always a doubted retry; the lifecycle alone gives it up,
+    /// after its doubt window (24 h), into failed — never rejected.
+    @Test func a21002IsADoubtedRetryThatTheLifecycleGivesUpAfterHoursNeverRejected() {
         let enqueued = Date(timeIntervalSince1970: 1_700_000_000)
-        for hours in [0.0, 1, 6, 23.9] {
-            guard case .result(.retry) = decide(.retryLater(.malformedOrTemporary), lease: lease(attempt: 30, createdAt: enqueued),
-                                                now: enqueued.addingTimeInterval(hours * 3600)) else {
-                Issue.record("21002 after \(hours) h should retry"); return
+        for hours in [0.0, 1, 6, 23.9, 24] {
+            let now = enqueued.addingTimeInterval(hours * 3600)
+            let answer = attempt(.retryLater(.malformedOrTemporary), lease: lease(attempt: 30, createdAt: enqueued), now: now)
+            guard case .result(.doubted(.receipt, _, let error)) = answer.decision else {
+                Issue.record("21002 after \(hours) h should be a doubted retry: \(answer.decision)"); return
             }
+            #expect(error.contains("21002"))
+            #expect(recorded(answer, now: now) == (hours < 24 ? .queued : .failed), "after \(hours) h")
         }
-        guard case .result(.failed(let reason)) = decide(.retryLater(.malformedOrTemporary), lease: lease(attempt: 60, createdAt: enqueued),
-                                                         now: enqueued.addingTimeInterval(24 * 3600)) else {
-            Issue.record("21002 after 24 h should give up into failed"); return
-        }
-        #expect(reason.contains("21002"))
     }
 
     @Test func a211xxMarkedNotRetryableIsADoubtToo() {
         let enqueued = Date(timeIntervalSince1970: 1_700_000_000)
         let notRetryable = RetryReason.appleServerError(status: 21150, isRetryable: false)
-        guard case .result(.retry) = decide(.retryLater(notRetryable), lease: lease(createdAt: enqueued), now: enqueued) else {
-            Issue.record("expected retry"); return
+        for hours in [0.0, 25] {
+            let now = enqueued.addingTimeInterval(hours * 3600)
+            let answer = attempt(.retryLater(notRetryable), lease: lease(createdAt: enqueued), now: now)
+            guard case .result(.doubted(.receipt, _, _)) = answer.decision else { Issue.record("expected a doubted retry"); return }
+            #expect(recorded(answer, now: now) == (hours < 24 ? .queued : .failed))
         }
-        guard case .result(.failed) = decide(.retryLater(notRetryable), lease: lease(createdAt: enqueued),
-                                             now: enqueued.addingTimeInterval(25 * 3600)) else { Issue.record("expected failed"); return }
     }
 
     @Test func appleTroubleNeverRejectsAPaidReceiptOnlyRetries() {
@@ -203,14 +221,14 @@ struct AttemptDecisionTests {
 
     // MARK: 21004: our shared secret
 
-    @Test func a21004IsRetriedAndCountedThenFailedAfterAFew() {
-        let first = attempt(.configurationError(.sharedSecretMismatch), lease: lease(boundedAnswers: 0))
-        guard case .result(.retry) = first.decision else { Issue.record("expected retry"); return }
-        #expect(first.boundedAnswer)
-        #expect(first.appleStatus == 21004)
-        guard case .result(.failed(let reason)) = decide(.configurationError(.sharedSecretMismatch), lease: lease(boundedAnswers: 4)) else {
-            Issue.record("the fifth 21004 should give up into failed"); return
+    @Test func a21004IsADoubtedRetryCountedAndTheLifecycleGivesItUpAfterAFew() {
+        let now = Date()
+        for earlier in 0...4 {
+            let answer = attempt(.configurationError(.sharedSecretMismatch), lease: lease(boundedAnswers: earlier), now: now)
+            guard case .result(.doubted(.sharedSecret, _, _)) = answer.decision else { Issue.record("expected a doubted retry"); return }
+            #expect(answer.boundedAnswer)
+            #expect(answer.appleStatus == 21004)
+            #expect(recorded(answer, now: now) == (earlier < 4 ? .queued : .failed), "after \(earlier) earlier 21004s")
         }
-        #expect(reason.contains("RECEIPTQ_SHARED_SECRET"))
     }
 }

@@ -74,8 +74,14 @@ struct LocalReceiptDecisionTests {
             Issue.record("21002 on a locally valid receipt must be retried, got \(verified.decision)"); return
         }
         #expect(error.contains("Apple's trouble"))
+        // Not verified here, the same answer doubts the receipt: the lifecycle gives it up after 24 h.
         let unverified = decision.decide(result, lease: lease(attempt: 60, createdAt: enqueued), now: Date(), using: &random)
-        guard case .result(.failed) = unverified.decision else { Issue.record("unverified 21002 after 24 h is failed"); return }
+        guard case .result(.doubted(.receipt, _, _)) = unverified.decision else {
+            Issue.record("unverified 21002 is a doubted retry, got \(unverified.decision)"); return
+        }
+        let facts = JobLifecycle.Facts(attempts: 60, createdAt: enqueued)
+        #expect(JobLifecycle().next(.verifying, on: .complete(.receiptDoubted), facts: facts, now: Date()) == .failed)
+        #expect(JobLifecycle().next(.verifying, on: .complete(.retry), facts: facts, now: Date()) == .queued)
     }
 
     @Test func serverAPIOutcomes() {

@@ -32,6 +32,13 @@ public enum AttemptEnd: String, Sendable, Hashable, CaseIterable {
     case ownedElsewhere
     /// Try again after a delay: `queued`, unless the retry budget is spent.
     case retry
+    /// Try again, though Apple's answer doubts the receipt itself (21002, for a receipt not
+    /// verified on this machine): `queued`, unless the budget is spent or the doubts have lasted
+    /// `JobLifecycle.doubtWindow` since enqueue.
+    case receiptDoubted
+    /// Try again, though Apple refused our shared secret for it (21004): `queued`, unless the
+    /// budget is spent or this is its `JobLifecycle.secretMismatchAttempts`-th such answer.
+    case secretRefused
     /// Apple did not answer in time: `timed_out` (the scheduler requeues it), unless the retry
     /// budget is spent.
     case timedOut

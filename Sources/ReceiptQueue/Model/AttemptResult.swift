@@ -13,9 +13,23 @@ public enum AttemptResult: Sendable, Hashable {
     case failed(reason: String)
     /// Back to `queued`, claimable again after `delayMilliseconds`.
     case retry(delayMilliseconds: Int64, error: String)
+    /// A retry whose answer may mean the job itself is at fault (`Doubt`): the lifecycle gives it
+    /// up sooner than a plain retry (`JobLifecycle.doubtWindow`, `secretMismatchAttempts`).
+    case doubted(Doubt, delayMilliseconds: Int64, error: String)
     /// Apple did not answer in time: `timed_out`; the scheduler requeues it after `delayMilliseconds`.
     case timedOut(delayMilliseconds: Int64, error: String)
     /// Not attempted after all (shutdown, breaker opened): back to `queued` now, the attempt
     /// given back.
     case release
+}
+
+/// Why a retried answer may be the job's own fault rather than Apple's trouble.
+public enum Doubt: String, Sendable, Hashable, CaseIterable {
+    /// Apple answered 21002 ("malformed or a temporary issue") for a receipt not verified locally.
+    case receipt
+    /// Apple refused our shared secret for this receipt (21004).
+    case sharedSecret
+
+    /// The lifecycle's name for a retry with this doubt.
+    var end: AttemptEnd { self == .receipt ? .receiptDoubted : .secretRefused }
 }

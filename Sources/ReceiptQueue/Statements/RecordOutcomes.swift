@@ -176,7 +176,7 @@ public enum RecordOutcomes {
     static func resolve(_ attempt: FinishedAttempt, _ outcome: JobOutcome, lifecycle: JobLifecycle,
                         now: Date) -> (CompleteBatch.Completion, JobOutcome) {
         let lease = attempt.lease
-        let facts = JobLifecycle.Facts(attempts: lease.attempt, createdAt: lease.budgetStart)
+        let facts = JobLifecycle.Facts(attempts: lease.attempt, createdAt: lease.budgetStart, boundedAnswers: lease.boundedAnswers)
         // Every outcome is an event of `verifying`; `next` is total there.
         let state = lifecycle.next(.verifying, on: outcome.event, facts: facts, now: now) ?? .failed
         var recorded = outcome
@@ -184,12 +184,13 @@ public enum RecordOutcomes {
         switch outcome {
         case .granted, .alreadyGranted, .release: break
         case .rejected(let why), .failed(let why), .resubmit(let why), .ownedElsewhere(let why): reason = why
-        case .retry(let ms, let why), .timedOut(let ms, let why):
-            if state == .failed {
-                reason = lifecycle.budget.reason(attempts: lease.attempt, lastError: why)
+        case .retry(let ms, let why), .timedOut(let ms, let why), .doubted(_, let ms, let why):
+            if state == .failed, case .complete(let end) = outcome.event {
+                reason = lifecycle.givingUpReason(end, facts: facts, lastError: why, now: now)
                 recorded = .failed(reason: reason!)
             } else {
                 delay = ms
+                if case .doubted = outcome { recorded = .retry(delayMilliseconds: ms, error: why) }
             }
             error = why
         }

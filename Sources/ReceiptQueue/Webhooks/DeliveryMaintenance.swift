@@ -4,24 +4,35 @@ import Postgres
 /// them up once their retry deadline has passed. Guarded and bounded like `RescueExpiredLeases`;
 /// served by `deliveries_lease_idx`.
 public enum RescueExpiredDeliveries {
-    static let sql = """
+    /// The delivery leases `leases` selects end now, as `ended` says.
+    static func statement(leases: String, ended: String) -> String {
+        """
         WITH expired AS (
             SELECT endpoint_id, event_sequence, locked_by, budget_from + $2 * interval '1 millisecond' <= now() AS give_up
             FROM receiptq.deliveries
-            WHERE state = 'delivering' AND locked_until < now()                    -- deliveries_lease_idx
+            WHERE \(leases)
             ORDER BY locked_until
             LIMIT $1
             FOR UPDATE SKIP LOCKED
         )
         UPDATE receiptq.deliveries AS d
         SET state = CASE WHEN e.give_up THEN 'failed' ELSE 'queued' END, run_at = now(), locked_by = NULL, locked_until = NULL,
-            last_error = 'lease expired (deliverer ' || e.locked_by || ')'
+            last_error = 'lease \(ended) (deliverer ' || e.locked_by || ')'
         FROM expired e
         WHERE d.endpoint_id = e.endpoint_id AND d.event_sequence = e.event_sequence AND d.state = 'delivering'
         """
+    }
+
+    static let sql = statement(leases: "state = 'delivering' AND locked_until < now()", ended: "expired")                 // deliveries_lease_idx
+    static let workerSQL = statement(leases: "state = 'delivering' AND locked_by = $3", ended: "released by an operator")  // deliveries_lease_idx
 
     public static func run(limit: Int, deadline: Duration, on connection: PostgresConnection) throws -> Int {
         try connection.query(sql, [limit, deadline.milliseconds]).affectedRows
+    }
+
+    /// `receiptq release --worker`: the deliveries `worker` holds end now, as if their leases had expired.
+    public static func run(worker: String, limit: Int, deadline: Duration, on connection: PostgresConnection) throws -> Int {
+        try connection.query(workerSQL, [limit, deadline.milliseconds, worker]).affectedRows
     }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Postgres
 
 /// Writes the ends of many delivery attempts in one statement, fenced like job completions: a
@@ -13,7 +14,7 @@ public enum RecordDeliveries {
             locked_until = NULL,
             last_status = coalesce(o.status, d.last_status),
             last_error = CASE WHEN o.give_back THEN d.last_error ELSE o.error END,
-            delivered_at = CASE WHEN o.state = 'delivered' THEN now() END
+            delivered_at = CASE WHEN o.state = '\(DeliveryState.delivered.rawValue)' THEN now() END
         FROM unnest($2::text[], $3::bigint[], $4::int[], $5::text[], $6::bigint[], $7::int[], $8::text[], $9::bool[])
              AS o(endpoint_id, event_sequence, attempt, state, delay_ms, status, error, give_back)
         WHERE d.endpoint_id = o.endpoint_id AND d.event_sequence = o.event_sequence      -- primary key
@@ -21,22 +22,27 @@ public enum RecordDeliveries {
         RETURNING d.endpoint_id, d.event_sequence
         """
 
-    /// Returns how many were written (the rest had lost their lease).
+    /// Returns how many were written (the rest had lost their lease). Each end is written in the
+    /// state `lifecycle` gives it: a retry past the deadline is `failed`.
     @discardableResult
-    public static func run(_ ends: [(DeliveryLease, DeliveryResult)], worker: String, on connection: PostgresConnection) throws -> Int {
+    public static func run(_ ends: [(DeliveryLease, DeliveryResult)], worker: String, lifecycle: DeliveryLifecycle = DeliveryLifecycle(),
+                           now: Date = Date(), on connection: PostgresConnection) throws -> Int {
         guard !ends.isEmpty else { return 0 }
         var states: [String] = [], delays: [Int64?] = [], statuses: [Int?] = [], errors: [String?] = [], giveBacks: [Bool] = []
-        for (_, result) in ends {
-            switch result {
-            case .delivered(let status):
-                states.append("delivered"); delays.append(nil); statuses.append(status); errors.append(nil); giveBacks.append(false)
-            case .retry(let delay, let status, let error):
-                states.append("queued"); delays.append(delay); statuses.append(status); errors.append(error); giveBacks.append(false)
-            case .failed(let status, let error):
-                states.append("failed"); delays.append(nil); statuses.append(status); errors.append(error); giveBacks.append(false)
-            case .release:
-                states.append("queued"); delays.append(nil); statuses.append(nil); errors.append(nil); giveBacks.append(true)
+        for (lease, result) in ends {
+            let (end, delay, status, error): (DeliveryLifecycle.End, Int64?, Int?, String?) = switch result {
+            case .delivered(let status): (.delivered, nil, status, nil)
+            case .retry(let delay, let status, let error): (.retry, delay, status, error)
+            case .failed(let status, let error): (.failed, nil, status, error)
+            case .release: (.release, nil, nil, nil)
             }
+            // `next` is total from `delivering`.
+            let state = lifecycle.next(.delivering, on: .complete(end), facts: .init(budgetFrom: lease.budgetFrom), now: now) ?? .failed
+            states.append(state.rawValue)
+            delays.append(state == .queued ? delay : nil)
+            statuses.append(status)
+            errors.append(error)
+            giveBacks.append(end == .release)
         }
         return try connection.query(sql, [
             worker, ends.map(\.0.endpointID), ends.map(\.0.eventSequence), ends.map(\.0.attempt), states, delays, statuses, errors, giveBacks,

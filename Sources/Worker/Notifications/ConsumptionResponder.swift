@@ -4,7 +4,6 @@ import Logging
 import Postgres
 import ReceiptQueue
 import ServiceLifecycle
-import Synchronization
 
 /// Answers Apple's CONSUMPTION_REQUESTs inside `receiptq worker` (when App Store Server API
 /// credentials are configured): claims the requests whose deadline is ahead, decides with
@@ -43,71 +42,69 @@ public final class ConsumptionResponder: Service, Sendable {
     }
 
     public let configuration: Configuration
-    private let pool: PostgresPool
-    private let clients: ServerAPIClients
-    private let logger: Logger
-    private let wake = WakeSignal()
-    private let stopping = Mutex(false)
+    private let runner: QueueRunner<Work>
 
     public init(configuration: Configuration, pool: PostgresPool, clients: ServerAPIClients, logger: Logger) {
         self.configuration = configuration
-        self.pool = pool
-        self.clients = clients
-        self.logger = logger
+        runner = QueueRunner(
+            work: Work(configuration: configuration, pool: pool, clients: clients, logger: logger),
+            configuration: .init(batch: configuration.batch, capacity: configuration.batch, concurrency: 1, refill: .whenDrained,
+                                 pollInterval: configuration.pollInterval, shutdownDeadline: configuration.shutdownDeadline, channels: []),
+            database: nil, logger: logger)
     }
 
     public func run() async throws {
-        await withGracefulShutdownHandler {
-            let (worker, limit, lease) = (configuration.name, configuration.batch, configuration.lease)
-            while !stopping.withLock({ $0 }) && !Task.isCancelled {
-                do {
-                    let leases = try await pool.withConnection { try ClaimConsumptionRequests.run(limit: limit, worker: worker, lease: lease, on: $0) }
-                    await cancelAfterGracefulShutdown(deadline: configuration.shutdownDeadline) {
-                        for lease in leases { await self.answer(lease) }
-                    }
-                    if leases.count == limit { continue }
-                } catch {
-                    logger.warning("claim of consumption requests failed", metadata: ["error": "\(error)"])
-                }
-                await wake.wait(timeout: configuration.pollInterval)
-            }
-        } onGracefulShutdown: {
-            self.stopping.withLock { $0 = true }
-            self.wake.signal()
-        }
+        await runner.run()
     }
 
-    private func answer(_ lease: ConsumptionLease) async {
-        let ending: FinishConsumptionRequest.Ending
-        switch ConsumptionReport.decide(lease, policy: configuration.refundPreference, now: Date()) {
-        case .expired:
-            ending = .failed("the 12-hour window closed before an answer")
-        case .noConsent:
-            ending = .noConsent
-        case .send(let report):
-            do {
-                let environment: ServerAPIEnvironment = lease.environment == "Sandbox" ? .sandbox : .production
-                try await clients.client(for: environment).sendConsumptionInformation(transactionId: lease.transactionID, report)
-                ending = .sent
-            } catch let error as ServerAPIError where error.isRetryable {
-                let delay = configuration.retry.delay(after: lease.attempt) ?? .seconds(1800)
-                ending = Date().addingTimeInterval(TimeInterval(delay.components.seconds)) < lease.deadline
-                    ? .retry(after: delay, error: error.description) : .failed("\(error.description); no time left to retry")
-            } catch where Task.isCancelled {
-                // Stopping, past the shutdown deadline: not Apple's refusal. Queued for the next worker.
-                ending = .retry(after: .zero, error: "not answered: the worker stopped while sending")
-            } catch {
-                ending = .failed("\(error)")
+    /// Claims requests whose deadline is ahead, decides, sends, records in the lifecycle's state.
+    struct Work: LeasedWork {
+        let configuration: Configuration
+        let pool: PostgresPool
+        let clients: ServerAPIClients
+        let logger: Logger
+        let lifecycle = ConsumptionLifecycle()
+
+        var label: String { "consumption requests" }
+
+        func claim(limit: Int) async throws -> [ConsumptionLease] {
+            let (worker, lease) = (configuration.name, configuration.lease)
+            return try await pool.withConnection { try ClaimConsumptionRequests.run(limit: limit, worker: worker, lease: lease, on: $0) }
+        }
+
+        func perform(_ lease: ConsumptionLease) async {
+            let ending: FinishConsumptionRequest.Ending
+            switch ConsumptionReport.decide(lease, policy: configuration.refundPreference, now: Date()) {
+            case .expired:
+                ending = .failed("the 12-hour window closed before an answer")
+            case .noConsent:
+                ending = .noConsent
+            case .send(let report):
+                do {
+                    let environment: ServerAPIEnvironment = lease.environment == "Sandbox" ? .sandbox : .production
+                    try await clients.client(for: environment).sendConsumptionInformation(transactionId: lease.transactionID, report)
+                    ending = .sent
+                } catch let error as ServerAPIError where error.isRetryable {
+                    // Past the deadline, the lifecycle turns the retry into `failed` (no time left).
+                    ending = .retry(after: configuration.retry.delay(after: lease.attempt) ?? .seconds(1800), error: error.description)
+                } catch where Task.isCancelled {
+                    // Stopping, past the shutdown deadline: not Apple's refusal. Queued for the next worker.
+                    ending = .retry(after: .zero, error: "not answered: the worker stopped while sending")
+                } catch {
+                    ending = .failed("\(error)")
+                }
             }
-        }
-        do {
-            _ = try await pool.withConnection { try FinishConsumptionRequest.run(lease, ending, worker: self.configuration.name, on: $0) }
-        } catch {
-            logger.warning("could not record a consumption answer; its lease will expire and it is tried again",
-                           metadata: ["error": "\(error)"])
-        }
-        if case .failed(let reason) = ending {
-            logger.error("consumption request not answered", metadata: ["transaction_id": "\(lease.transactionID)", "reason": "\(reason.prefix(200))"])
+            let (worker, lifecycle) = (configuration.name, self.lifecycle)
+            do {
+                let written = try await pool.withConnection { try FinishConsumptionRequest.run(lease, ending, worker: worker, lifecycle: lifecycle, on: $0) }
+                if let written, written.state == .failed {
+                    logger.error("consumption request not answered",
+                                 metadata: ["transaction_id": "\(lease.transactionID)", "reason": "\((written.error ?? "").prefix(200))"])
+                }
+            } catch {
+                logger.warning("could not record a consumption answer; its lease will expire and it is tried again",
+                               metadata: ["error": "\(error)"])
+            }
         }
     }
 }

@@ -4,7 +4,6 @@ import Logging
 import Postgres
 import ReceiptQueue
 import ServiceLifecycle
-import Synchronization
 
 /// Applies App Store Server Notifications inside `receiptq worker`: claims them in Apple's order
 /// (`ClaimNotifications`: the oldest open one of each purchase), verifies each again — the
@@ -31,9 +30,14 @@ public final class NotificationRunner: Service, Sendable {
         /// notification per purchase (the oldest open one), so they never touch the same state.
         /// One at a time capped a worker at ~150–170/s. Default 4 (the pool's connections).
         public var concurrency: Int
+        /// On SIGTERM, how long the notifications being applied may take before they are abandoned
+        /// (each then waits for its lease). Default 3 s.
+        public var shutdownDeadline: Duration
 
         public init(name: String, batch: Int = 100, lease: Duration = .seconds(60), pollInterval: Duration = .seconds(1),
-                    retry: NotificationRetryPolicy = NotificationRetryPolicy(), concurrency: Int = 4) {
+                    retry: NotificationRetryPolicy = NotificationRetryPolicy(), concurrency: Int = 4,
+                    shutdownDeadline: Duration = .seconds(3)) {
+            self.shutdownDeadline = shutdownDeadline
             self.name = name
             self.concurrency = max(1, concurrency)
             self.batch = batch
@@ -44,94 +48,78 @@ public final class NotificationRunner: Service, Sendable {
     }
 
     public let configuration: Configuration
-    private let pool: PostgresPool
-    private let database: PostgresConfiguration
-    private let verifier: SignedTransactionVerifier
-    private let logger: Logger
-    private let wake = WakeSignal()
-    private let stopping = Mutex(false)
+    private let runner: QueueRunner<Work>
 
     public init(configuration: Configuration, pool: PostgresPool, database: PostgresConfiguration,
                 verifier: SignedTransactionVerifier, logger: Logger) {
         self.configuration = configuration
-        self.pool = pool
-        self.database = database
-        self.verifier = verifier
-        self.logger = logger
+        let lifecycle = NotificationLifecycle(maxAttempts: configuration.retry.maxAttempts)
+        runner = QueueRunner(
+            work: Work(configuration: configuration, lifecycle: lifecycle, pool: pool, verifier: verifier, logger: logger),
+            configuration: .init(batch: configuration.batch, capacity: configuration.batch, concurrency: configuration.concurrency,
+                                 refill: .whenDrained, pollInterval: configuration.pollInterval,
+                                 shutdownDeadline: configuration.shutdownDeadline, channels: ["receiptq_notifications"]),
+            database: database, logger: logger)
     }
 
     public func run() async throws {
-        let listener = PostgresListener(configuration: database, channels: ["receiptq_notifications"], logger: logger)
-        await withGracefulShutdownHandler {
-            await withDiscardingTaskGroup { group in
-                group.addTask { for await _ in listener.events { self.wake.signal() } }
-                await self.loop()
-                listener.stop()
-            }
-        } onGracefulShutdown: {
-            self.stopping.withLock { $0 = true }
-            self.wake.signal()
-        }
-    }
-
-    private func loop() async {
-        let worker = configuration.name
-        let (limit, lease) = (configuration.batch, configuration.lease)
-        while !stopping.withLock({ $0 }) && !Task.isCancelled {
-            let leases: [NotificationLease]
-            do {
-                leases = try await pool.withConnection { try ClaimNotifications.run(limit: limit, worker: worker, lease: lease, on: $0) }
-            } catch {
-                logger.warning("claim of notifications failed; retrying in 1 s", metadata: ["error": "\(error)"])
-                try? await Task.sleep(for: .seconds(1))
-                continue
-            }
-            await withTaskGroup(of: Void.self) { group in
-                for (index, lease) in leases.enumerated() {
-                    if index >= configuration.concurrency { await group.next() }
-                    group.addTask { await self.apply(lease) }
-                }
-            }
-            if leases.count < limit { await wake.wait(timeout: configuration.pollInterval) }
-        }
+        await runner.run()
     }
 
     /// Applies one notification; never throws (every path ends the attempt one way or another,
     /// or leaves it to its lease when the database is gone).
     func apply(_ lease: NotificationLease) async {
-        let worker = configuration.name
-        let outcome: NotificationPlan.Outcome
-        do {
-            outcome = NotificationPlan.plan(try await verifier.verifyNotification(lease.signedPayload))
-        } catch let error as SignedDataVerificationError {
-            outcome = .fail("no longer verifies: \(error.description)")
-        } catch {
-            outcome = .fail("no longer verifies: \(error)")
+        await runner.work.perform(lease)
+    }
+
+    /// Claims in Apple's order, verifies again, applies or ends the attempt.
+    struct Work: LeasedWork {
+        let configuration: Configuration
+        let lifecycle: NotificationLifecycle
+        let pool: PostgresPool
+        let verifier: SignedTransactionVerifier
+        let logger: Logger
+
+        var label: String { "notifications" }
+
+        func claim(limit: Int) async throws -> [NotificationLease] {
+            let (worker, lease) = (configuration.name, configuration.lease)
+            return try await pool.withConnection { try ClaimNotifications.run(limit: limit, worker: worker, lease: lease, on: $0) }
         }
-        do {
-            switch outcome {
-            case .apply(let actions):
-                let result = try await pool.transaction { try ApplyNotification.run(lease, actions: actions, worker: worker, on: $0) }
-                if result.applied {
-                    logger.debug("notification applied", metadata: ["type": "\(lease.type)", "uuid": "\(lease.uuid)", "outcome": "\(result.outcome)"])
-                }
-            case .fail(let reason):
-                _ = try await pool.withConnection { try FinishNotification.fail(lease, worker: worker, reason: reason, on: $0) }
-                logger.error("notification could not be applied; kept as failed (re-drivable)",
-                             metadata: ["type": "\(lease.type)", "uuid": "\(lease.uuid)", "reason": "\(reason.prefix(200))"])
+
+        func perform(_ lease: NotificationLease) async {
+            let worker = configuration.name
+            let outcome: NotificationPlan.Outcome
+            do {
+                outcome = NotificationPlan.plan(try await verifier.verifyNotification(lease.signedPayload))
+            } catch let error as SignedDataVerificationError {
+                outcome = .fail("no longer verifies: \(error.description)")
+            } catch {
+                outcome = .fail("no longer verifies: \(error)")
             }
-        } catch {
-            let message = "\(error)"
-            let delay = configuration.retry.delay(after: lease.attempt)
-            _ = try? await pool.withConnection { connection in
-                if let delay {
-                    try FinishNotification.retry(lease, worker: worker, after: delay, error: message, on: connection)
-                } else {
-                    try FinishNotification.fail(lease, worker: worker, reason: "gave up after \(lease.attempt) attempts: \(message)",
-                                                on: connection)
+            do {
+                switch outcome {
+                case .apply(let actions):
+                    let result = try await pool.transaction { try ApplyNotification.run(lease, actions: actions, worker: worker, on: $0) }
+                    if result.applied {
+                        logger.debug("notification applied", metadata: ["type": "\(lease.type)", "uuid": "\(lease.uuid)", "outcome": "\(result.outcome)"])
+                    }
+                case .fail(let reason):
+                    let lifecycle = self.lifecycle
+                    _ = try await pool.withConnection {
+                        try FinishNotification.run(lease, .failed(reason: reason), worker: worker, lifecycle: lifecycle, on: $0)
+                    }
+                    logger.error("notification could not be applied; kept as failed (re-drivable)",
+                                 metadata: ["type": "\(lease.type)", "uuid": "\(lease.uuid)", "reason": "\(reason.prefix(200))"])
                 }
+            } catch {
+                let message = "\(error)"
+                let (delay, lifecycle) = (configuration.retry.delay(after: lease.attempt) ?? configuration.retry.maxDelay, self.lifecycle)
+                _ = try? await pool.withConnection {
+                    try FinishNotification.run(lease, .retry(after: delay, error: message), worker: worker, lifecycle: lifecycle, on: $0)
+                }
+                logger.warning("notification not applied; retrying", metadata: ["uuid": "\(lease.uuid)", "error": "\(message.prefix(200))"])
             }
-            logger.warning("notification not applied; retrying", metadata: ["uuid": "\(lease.uuid)", "error": "\(message.prefix(200))"])
         }
     }
 }

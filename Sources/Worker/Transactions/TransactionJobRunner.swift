@@ -56,154 +56,161 @@ public final class TransactionJobRunner: Service, Sendable {
     }
 
     public let configuration: Configuration
-    private let queue: JobQueue
     private let database: PostgresConfiguration
-    private let checker: TransactionChecker
     private let writer: OutcomeWriter
     private let logger: Logger
-    /// One per loop (a `WakeSignal` has one waiter): NOTIFY wakes both, a finished lookup the server loop.
-    private let signedWake = WakeSignal()
-    private let serverWake = WakeSignal()
-    private let state: Mutex<State>
-
-    private struct State: ~Copyable {
-        var stopping = false
-        var inFlight = 0
-        var breaker: CircuitBreaker<ContinuousClock.Instant>
-        var nextServerKind = 0
-    }
+    private let signed: QueueRunner<SignedWork>
+    private let server: QueueRunner<ServerWork>?
 
     public init(configuration: Configuration, pool: PostgresPool, database: PostgresConfiguration, checker: TransactionChecker,
                 lifecycle: JobLifecycle, metrics: WorkerMetrics = WorkerMetrics(), logger: Logger) {
         self.configuration = configuration
-        self.queue = JobQueue(pool: pool, lifecycle: lifecycle)
+        let queue = JobQueue(pool: pool, lifecycle: lifecycle)
         self.database = database
-        self.checker = checker
         self.logger = logger
-        self.writer = OutcomeWriter(pool: pool, worker: configuration.name, lifecycle: lifecycle, configuration: configuration.writer,
-                                    metrics: metrics, logger: logger)
-        self.state = Mutex(State(breaker: CircuitBreaker(configuration: configuration.breaker)))
-    }
-
-    /// The kinds this runner looks up with the App Store Server API.
-    private var serverKinds: [JobKind] {
-        guard checker.serverAPI != nil, configuration.serverAPIConcurrency > 0 else { return [] }
-        return configuration.receiptsThroughServerAPI ? [.transactionID, .receipt] : [.transactionID]
+        let writer = OutcomeWriter(pool: pool, worker: configuration.name, lifecycle: lifecycle, configuration: configuration.writer,
+                                   metrics: metrics, logger: logger)
+        self.writer = writer
+        // NOTIFY receiptq_jobs reaches both loops through one listener (`run`), not one each.
+        signed = QueueRunner(
+            work: SignedWork(configuration: configuration, queue: queue, checker: checker, writer: writer),
+            configuration: .init(batch: configuration.signedBatch, capacity: configuration.signedBatch, concurrency: 1, refill: .whenDrained,
+                                 pollInterval: configuration.pollInterval, shutdownDeadline: configuration.shutdownDeadline, channels: []),
+            database: nil, logger: logger)
+        // The kinds looked up with the App Store Server API.
+        let kinds: [JobKind] = checker.serverAPI == nil || configuration.serverAPIConcurrency <= 0 ? []
+            : configuration.receiptsThroughServerAPI ? [.transactionID, .receipt] : [.transactionID]
+        server = kinds.isEmpty ? nil : QueueRunner(
+            work: ServerWork(configuration: configuration, kinds: kinds, queue: queue, checker: checker, writer: writer, logger: logger),
+            configuration: .init(batch: 200, capacity: configuration.serverAPIConcurrency, concurrency: configuration.serverAPIConcurrency,
+                                 refill: .whenSlotFree, pollInterval: configuration.pollInterval,
+                                 shutdownDeadline: configuration.shutdownDeadline, channels: []),
+            database: nil, logger: logger)
     }
 
     public func run() async throws {
         let listener = PostgresListener(configuration: database, channels: ["receiptq_jobs"], logger: logger)
-        await withGracefulShutdownHandler {
-            await withDiscardingTaskGroup { group in
-                group.addTask { await self.writer.run() }
-                group.addTask {
-                    for await _ in listener.events {
-                        self.signedWake.signal()
-                        self.serverWake.signal()
-                    }
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.writer.run() }
+            group.addTask {
+                for await _ in listener.events {
+                    self.signed.signal()
+                    self.server?.signal()
                 }
-                await withDiscardingTaskGroup { loops in
-                    loops.addTask { await self.signedLoop() }
-                    if !self.serverKinds.isEmpty { loops.addTask { await self.serverLoop() } }
-                }
-                listener.stop()
-                self.writer.finish()
             }
-        } onGracefulShutdown: {
-            self.state.withLock { $0.stopping = true }
-            self.signedWake.signal()
-            self.serverWake.signal()
+            await withDiscardingTaskGroup { loops in
+                loops.addTask { await self.signed.run() }
+                if let server = self.server { loops.addTask { await server.run() } }
+            }
+            listener.stop()
+            self.writer.finish()
         }
     }
 
-    private var stopping: Bool { state.withLock { $0.stopping } }
-
     // MARK: - Signed transactions: local, a batch at a time
 
-    private func signedLoop() async {
-        while !stopping && !Task.isCancelled {
-            let leases: [JobLease]
-            do {
-                leases = try await queue.claim(limit: configuration.signedBatch, kind: .signedTransaction, worker: configuration.name,
-                                               lease: configuration.lease)
-            } catch {
-                logger.warning("claim of signed transactions failed; retrying in 1 s", metadata: ["error": "\(error)"])
-                try? await Task.sleep(for: .seconds(1))
-                continue
-            }
+    struct SignedWork: LeasedWork {
+        let configuration: Configuration
+        let queue: JobQueue
+        let checker: TransactionChecker
+        let writer: OutcomeWriter
+
+        var label: String { "signed transactions" }
+
+        func claim(limit: Int) async throws -> [JobLease] {
+            try await queue.claim(limit: limit, kind: .signedTransaction, worker: configuration.name, lease: configuration.lease)
+        }
+
+        func perform(_ lease: JobLease) async {
+            let check = await checker.check(lease)
             var random = SystemRandomNumberGenerator()
-            for lease in leases {
-                let check = await checker.check(lease)
-                writer.submit(configuration.decision.decide(check, lease: lease, now: Date(), using: &random))
-            }
-            if leases.count < configuration.signedBatch { await signedWake.wait(timeout: configuration.pollInterval) }
+            writer.submit(configuration.decision.decide(check, lease: lease, now: Date(), using: &random))
         }
     }
 
     // MARK: - App Store Server API lookups
 
-    private func serverLoop() async {
-        let kinds = serverKinds
-        await withDiscardingTaskGroup { lookups in
-            while !stopping && !Task.isCancelled {
-                let (kind, wanted) = state.withLock { state -> (JobKind, Int) in
-                    let kind = kinds[state.nextServerKind % kinds.count]
-                    state.nextServerKind += 1
-                    let free = max(0, configuration.serverAPIConcurrency - state.inFlight)
-                    return (kind, free > 0 ? state.breaker.admit(min(free, 200), now: ContinuousClock.now) : 0)
-                }
-                guard wanted > 0 else {
-                    await serverWake.wait(timeout: configuration.pollInterval)
-                    continue
-                }
-                let leases: [JobLease]
-                do {
-                    leases = try await queue.claim(limit: wanted, kind: kind, worker: configuration.name, lease: configuration.lease)
-                } catch {
-                    state.withLock { $0.breaker.notSent(wanted) }
-                    logger.warning("claim of transaction lookups failed; retrying in 1 s", metadata: ["error": "\(error)"])
-                    try? await Task.sleep(for: .seconds(1))
-                    continue
-                }
-                state.withLock { state in
-                    state.inFlight += leases.count
-                    state.breaker.notSent(wanted - leases.count)
-                    state.breaker.sent(leases.count, now: ContinuousClock.now)
-                }
-                for lease in leases { lookups.addTask { await self.lookUp(lease) } }
-                if leases.count < wanted && kind == kinds.last { await serverWake.wait(timeout: configuration.pollInterval) }
-            }
-            let deadline = ContinuousClock.now + configuration.shutdownDeadline
-            while state.withLock({ $0.inFlight }) > 0 && ContinuousClock.now < deadline { await serverWake.wait(timeout: .milliseconds(100)) }
-            lookups.cancelAll()
-        }
-    }
+    final class ServerWork: LeasedWork {
+        let configuration: Configuration
+        let kinds: [JobKind]
+        let queue: JobQueue
+        let checker: TransactionChecker
+        let writer: OutcomeWriter
+        let logger: Logger
+        private let state: Mutex<State>
 
-    private func lookUp(_ lease: JobLease) async {
-        let sent = ContinuousClock.now
-        let check = await checker.check(lease)
-        if Task.isCancelled {
-            writer.submit(FinishedAttempt(lease: lease, decision: .result(.release)))
-        } else {
-            var random = SystemRandomNumberGenerator()
-            writer.submit(configuration.decision.decide(check, lease: lease, now: Date(), using: &random))
+        private struct State: ~Copyable {
+            var breaker: CircuitBreaker<ContinuousClock.Instant>
+            var nextKind = 0
         }
-        let moved: CircuitBreaker<ContinuousClock.Instant>.Phase? = state.withLock { state in
-            state.inFlight -= 1
-            let before = state.breaker.phase
-            if !TransactionDecision.reachedApple(check) {
-                state.breaker.notSent(1)   // decided on this machine: says nothing of Apple's health
-            } else if TransactionDecision.isAppleTrouble(check) {
-                state.breaker.recordFailure(now: ContinuousClock.now, sentAt: sent)
-            } else {
-                state.breaker.recordSuccess(now: ContinuousClock.now, sentAt: sent)
+
+        init(configuration: Configuration, kinds: [JobKind], queue: JobQueue, checker: TransactionChecker, writer: OutcomeWriter,
+             logger: Logger) {
+            self.configuration = configuration
+            self.kinds = kinds
+            self.queue = queue
+            self.checker = checker
+            self.writer = writer
+            self.logger = logger
+            self.state = Mutex(State(breaker: CircuitBreaker(configuration: configuration.breaker)))
+        }
+
+        var label: String { "transaction lookups" }
+
+        func admit(_ free: Int) -> Int {
+            state.withLock { $0.breaker.admit(free, now: ContinuousClock.now) }
+        }
+
+        func claimed(_ count: Int, of wanted: Int) {
+            state.withLock { state in
+                state.breaker.notSent(wanted - count)
+                if count > 0 { state.breaker.sent(count, now: ContinuousClock.now) }
             }
-            return state.breaker.phase == before ? nil : state.breaker.phase
         }
-        if let moved { logger.warning("App Store Server API circuit breaker \(moved.rawValue)") }
-        if case .serverAPI(let error) = check, error.kind == .unauthorized {
-            logger.error("App Store Server API refused our token: check the key, key id, issuer id and bundle id")
+
+        /// The kinds in turn, starting one further each claim, until `limit` are claimed.
+        func claim(limit: Int) async throws -> [JobLease] {
+            let first = state.withLock { state in
+                defer { state.nextKind += 1 }
+                return state.nextKind
+            }
+            var leases: [JobLease] = []
+            for offset in kinds.indices where leases.count < limit {
+                let kind = kinds[(first + offset) % kinds.count]
+                do {
+                    leases += try await queue.claim(limit: limit - leases.count, kind: kind, worker: configuration.name,
+                                                    lease: configuration.lease)
+                } catch where !leases.isEmpty {
+                    return leases   // carried out; the next claim backs off
+                }
+            }
+            return leases
         }
-        serverWake.signal()
+
+        func perform(_ lease: JobLease) async {
+            let sent = ContinuousClock.now
+            let check = await checker.check(lease)
+            if Task.isCancelled {
+                writer.submit(FinishedAttempt(lease: lease, decision: .result(.release)))
+            } else {
+                var random = SystemRandomNumberGenerator()
+                writer.submit(configuration.decision.decide(check, lease: lease, now: Date(), using: &random))
+            }
+            let moved: CircuitBreaker<ContinuousClock.Instant>.Phase? = state.withLock { state in
+                let before = state.breaker.phase
+                if !TransactionDecision.reachedApple(check) {
+                    state.breaker.notSent(1)   // decided on this machine: says nothing of Apple's health
+                } else if TransactionDecision.isAppleTrouble(check) {
+                    state.breaker.recordFailure(now: ContinuousClock.now, sentAt: sent)
+                } else {
+                    state.breaker.recordSuccess(now: ContinuousClock.now, sentAt: sent)
+                }
+                return state.breaker.phase == before ? nil : state.breaker.phase
+            }
+            if let moved { logger.warning("App Store Server API circuit breaker \(moved.rawValue)") }
+            if case .serverAPI(let error) = check, error.kind == .unauthorized {
+                logger.error("App Store Server API refused our token: check the key, key id, issuer id and bundle id")
+            }
+        }
     }
 }

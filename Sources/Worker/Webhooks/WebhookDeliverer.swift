@@ -21,21 +21,7 @@ import WebhookSignature
 /// Woken at commit by NOTIFY receiptq_events, so an idle system delivers within milliseconds.
 public final class WebhookDeliverer: Service, Sendable {
     public let configuration: WebhookDelivererConfiguration
-    private let pool: PostgresPool
-    private let database: PostgresConfiguration
-    private let http: HTTPClient
-    private let logger: Logger
-    private let wake = WakeSignal()
-    private let state = Mutex(State())
-
-    private struct State: ~Copyable {
-        var endpoints: [WebhookEndpoint] = []
-        var endpointsLoadedAt: ContinuousClock.Instant?
-        var breakers: [String: CircuitBreaker<ContinuousClock.Instant>] = [:]
-        var inFlight = 0
-        var finished: [(DeliveryLease, DeliveryResult)] = []
-        var stopping = false
-    }
+    private let runner: QueueRunner<Work>
 
     /// - Parameters:
     ///   - pool: for claims and writes (its own, or the worker's).
@@ -44,157 +30,167 @@ public final class WebhookDeliverer: Service, Sendable {
     public init(configuration: WebhookDelivererConfiguration, pool: PostgresPool, database: PostgresConfiguration,
                 http: HTTPClient, logger: Logger) {
         self.configuration = configuration
-        self.pool = pool
-        self.database = database
-        self.http = http
-        self.logger = logger
+        runner = QueueRunner(
+            work: Work(configuration: configuration, pool: pool, http: http, logger: logger),
+            configuration: .init(batch: configuration.maxClaimBatch, capacity: configuration.concurrency,
+                                 concurrency: configuration.concurrency, refill: .whenSlotFree, pollInterval: configuration.pollInterval,
+                                 shutdownDeadline: configuration.shutdownDeadline, channels: ["receiptq_events", "receiptq_webhooks"]),
+            database: database, logger: logger)
     }
 
-    public var inFlight: Int { state.withLock { $0.inFlight } }
+    /// Deliveries in flight now.
+    public var inFlight: Int { runner.held }
 
     public func run() async throws {
         guard configuration.concurrency > 0 else { return }
-        let listener = PostgresListener(configuration: database, channels: ["receiptq_events", "receiptq_webhooks"], logger: logger)
-        await withGracefulShutdownHandler {
-            await withDiscardingTaskGroup { group in
-                group.addTask {
-                    for await event in listener.events {
-                        if case .notification(let note) = event, note.channel == "receiptq_webhooks" {
-                            self.state.withLock { $0.endpointsLoadedAt = nil }
-                        }
-                        self.wake.signal()
-                    }
-                }
-                group.addTask { await self.writeLoop() }
-                await self.claimLoop()
-                listener.stop()
-            }
-        } onGracefulShutdown: {
-            self.state.withLock { $0.stopping = true }
-            self.wake.signal()
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.runner.work.writeLoop() }
+            await runner.run()
+            runner.work.state.withLock { $0.drained = true }
         }
     }
 
-    // MARK: - Claiming and sending
+    /// Claims per endpoint behind its breaker, POSTs signed, hands the results to `writeLoop`.
+    final class Work: LeasedWork {
+        let configuration: WebhookDelivererConfiguration
+        let pool: PostgresPool
+        let http: HTTPClient
+        let logger: Logger
+        let lifecycle: DeliveryLifecycle
+        let state = Mutex(State())
 
-    private func claimLoop() async {
-        await withDiscardingTaskGroup { deliveries in
-            while !state.withLock({ $0.stopping }) && !Task.isCancelled {
-                var claimedAny = false
+        struct State: ~Copyable {
+            var endpoints: [WebhookEndpoint] = []
+            var endpointsLoadedAt: ContinuousClock.Instant?
+            var breakers: [String: CircuitBreaker<ContinuousClock.Instant>] = [:]
+            var finished: [(DeliveryLease, DeliveryResult)] = []
+            /// The runner returned: every delivery ended and handed its result over.
+            var drained = false
+        }
+
+        init(configuration: WebhookDelivererConfiguration, pool: PostgresPool, http: HTTPClient, logger: Logger) {
+            self.configuration = configuration
+            self.pool = pool
+            self.http = http
+            self.logger = logger
+            self.lifecycle = DeliveryLifecycle(deadline: configuration.decision.retry.budget.deadline)
+        }
+
+        var label: String { "webhook deliveries" }
+
+        func heard(_ event: PostgresListenerEvent) {
+            if case .notification(let note) = event, note.channel == "receiptq_webhooks" {
+                state.withLock { $0.endpointsLoadedAt = nil }
+            }
+        }
+
+        /// Each enabled endpoint in turn, as many as its breaker admits of what is still free.
+        func claim(limit: Int) async throws -> [DeliveryLease] {
+            var leases: [DeliveryLease] = []
+            for endpoint in try await endpoints() where endpoint.enabled {
+                let free = limit - leases.count
+                guard free > 0 else { break }
+                let wanted = state.withLock { state -> Int in
+                    var breaker = state.breakers[endpoint.id] ?? CircuitBreaker(configuration: configuration.breaker)
+                    let admitted = breaker.admit(free, now: .now)
+                    state.breakers[endpoint.id] = breaker
+                    return admitted
+                }
+                guard wanted > 0 else { continue }
+                let claimed: [DeliveryLease]
                 do {
-                    for endpoint in try await endpoints() where endpoint.enabled {
-                        let wanted = state.withLock { state -> Int in
-                            let free = min(configuration.concurrency - state.inFlight, configuration.maxClaimBatch)
-                            guard free > 0 else { return 0 }
-                            var breaker = state.breakers[endpoint.id] ?? CircuitBreaker(configuration: configuration.breaker)
-                            let admitted = breaker.admit(free, now: .now)
-                            state.breakers[endpoint.id] = breaker
-                            return admitted
-                        }
-                        guard wanted > 0 else { continue }
-                        let leases = try await pool.withConnection { [configuration] connection in
-                            try ClaimDeliveries.run(endpoint: endpoint.id, limit: wanted, worker: configuration.name,
-                                                    lease: configuration.lease, on: connection)
-                        }
-                        state.withLock { state in
-                            state.inFlight += leases.count
-                            state.breakers[endpoint.id]?.notSent(wanted - leases.count)
-                        }
-                        claimedAny = claimedAny || !leases.isEmpty
-                        for lease in leases { deliveries.addTask { await self.deliver(lease) } }
+                    claimed = try await pool.withConnection { [configuration] connection in
+                        try ClaimDeliveries.run(endpoint: endpoint.id, limit: wanted, worker: configuration.name,
+                                                lease: configuration.lease, on: connection)
                     }
                 } catch {
-                    logger.warning("webhook claim failed; retrying", metadata: ["error": "\(error)"])
-                    try? await Task.sleep(for: .seconds(1))
+                    state.withLock { $0.breakers[endpoint.id]?.notSent(wanted) }
+                    guard leases.isEmpty else { return leases }   // the runner carries out what it has; the next claim backs off
+                    throw error
                 }
-                if !claimedAny { await wake.wait(timeout: configuration.pollInterval) }
+                state.withLock { $0.breakers[endpoint.id]?.notSent(wanted - claimed.count) }
+                leases += claimed
             }
-            let deadline = ContinuousClock.now + configuration.shutdownDeadline
-            while inFlight > 0 && ContinuousClock.now < deadline { await wake.wait(timeout: .milliseconds(100)) }
-            deliveries.cancelAll()
+            return leases
         }
-    }
 
-    /// The endpoints, reloaded every `endpointRefresh` and on NOTIFY receiptq_webhooks.
-    private func endpoints() async throws -> [WebhookEndpoint] {
-        let (cached, stale) = state.withLock { state in
-            (state.endpoints, state.endpointsLoadedAt.map { ContinuousClock.now - $0 > configuration.endpointRefresh } ?? true)
-        }
-        guard stale else { return cached }
-        let loaded = try await pool.withConnection { try ListWebhookEndpoints.run(on: $0) }
-        state.withLock { state in
-            state.endpoints = loaded
-            state.endpointsLoadedAt = .now
-        }
-        return loaded
-    }
-
-    private func deliver(_ lease: DeliveryLease) async {
-        let sent = ContinuousClock.now
-        let headers = [
-            "Content-Type": "application/json",
-            "User-Agent": "ReceiptQueue-Webhooks/1",
-            "ReceiptQueue-Event-Id": lease.eventID,
-            WebhookSignature.header: WebhookSignature.sign(body: lease.body, secrets: lease.secrets,
-                                                           timestamp: Int64(Date().timeIntervalSince1970)),
-        ]
-        let answer: DeliveryDecision.Answer
-        do {
-            let response = try await http.post(url: lease.url, headers: headers, body: lease.body, timeout: configuration.requestTimeout)
-            answer = .status(response.status)
-        } catch let error as HTTPClientError {
-            answer = .transportError(error.description)
-        } catch {
-            finish(lease, .release, receiverFailed: nil, sentAt: sent)   // shutdown: not attempted
-            return
-        }
-        var random = SystemRandomNumberGenerator()
-        let (result, failed) = configuration.decision.decide(answer, lease: lease, now: Date(), using: &random)
-        finish(lease, result, receiverFailed: failed, sentAt: sent)
-    }
-
-    private func finish(_ lease: DeliveryLease, _ result: DeliveryResult, receiverFailed: Bool?, sentAt: ContinuousClock.Instant) {
-        Counter(label: WorkerMetrics.webhookDeliveriesTotal, dimensions: [("result", result.metricName)]).increment()
-        let moved: CircuitBreaker<ContinuousClock.Instant>.Phase? = state.withLock { state in
-            state.inFlight -= 1
-            state.finished.append((lease, result))
-            guard let receiverFailed, var breaker = state.breakers[lease.endpointID] else { return nil }
-            let before = breaker.phase
-            if receiverFailed { breaker.recordFailure(now: .now, sentAt: sentAt) } else { breaker.recordSuccess(now: .now, sentAt: sentAt) }
-            state.breakers[lease.endpointID] = breaker
-            return breaker.phase == before ? nil : breaker.phase
-        }
-        if let moved {
-            logger.warning("webhook endpoint circuit breaker \(moved.rawValue)", metadata: ["endpoint": "\(lease.endpointID)"])
-        }
-        wake.signal()
-    }
-
-    // MARK: - Writing outcomes
-
-    /// Writes finished deliveries every few milliseconds, one statement per batch; a batch that
-    /// fails is retried (it is fenced, so idempotent), and on shutdown everything is written.
-    private func writeLoop() async {
-        while true {
-            let (batch, done) = state.withLock { state -> ([(DeliveryLease, DeliveryResult)], Bool) in
-                let batch = state.finished
-                state.finished.removeAll()
-                return (batch, state.stopping && state.inFlight == 0)
+        /// The endpoints, reloaded every `endpointRefresh` and on NOTIFY receiptq_webhooks.
+        private func endpoints() async throws -> [WebhookEndpoint] {
+            let (cached, stale) = state.withLock { state in
+                (state.endpoints, state.endpointsLoadedAt.map { ContinuousClock.now - $0 > configuration.endpointRefresh } ?? true)
             }
-            if !batch.isEmpty {
-                for attempt in 1...5 {
-                    do {
-                        let worker = configuration.name
-                        _ = try await pool.withConnection { try RecordDeliveries.run(batch, worker: worker, on: $0) }
-                        break
-                    } catch {
-                        logger.warning("writing webhook deliveries failed; retrying", metadata: ["error": "\(error)", "try": "\(attempt)"])
-                        try? await Task.sleep(for: .milliseconds(200 * attempt))
+            guard stale else { return cached }
+            let loaded = try await pool.withConnection { try ListWebhookEndpoints.run(on: $0) }
+            state.withLock { state in
+                state.endpoints = loaded
+                state.endpointsLoadedAt = .now
+            }
+            return loaded
+        }
+
+        func perform(_ lease: DeliveryLease) async {
+            let sent = ContinuousClock.now
+            let headers = [
+                "Content-Type": "application/json",
+                "User-Agent": "ReceiptQueue-Webhooks/1",
+                "ReceiptQueue-Event-Id": lease.eventID,
+                WebhookSignature.header: WebhookSignature.sign(body: lease.body, secrets: lease.secrets,
+                                                               timestamp: Int64(Date().timeIntervalSince1970)),
+            ]
+            let answer: DeliveryDecision.Answer
+            do {
+                let response = try await http.post(url: lease.url, headers: headers, body: lease.body, timeout: configuration.requestTimeout)
+                answer = .status(response.status)
+            } catch let error as HTTPClientError {
+                answer = .transportError(error.description)
+            } catch {
+                finish(lease, .release, receiverFailed: nil, sentAt: sent)   // shutdown: not attempted
+                return
+            }
+            var random = SystemRandomNumberGenerator()
+            let (result, failed) = configuration.decision.decide(answer, lease: lease, now: Date(), using: &random)
+            finish(lease, result, receiverFailed: failed, sentAt: sent)
+        }
+
+        private func finish(_ lease: DeliveryLease, _ result: DeliveryResult, receiverFailed: Bool?, sentAt: ContinuousClock.Instant) {
+            Counter(label: WorkerMetrics.webhookDeliveriesTotal, dimensions: [("result", result.metricName)]).increment()
+            let moved: CircuitBreaker<ContinuousClock.Instant>.Phase? = state.withLock { state in
+                state.finished.append((lease, result))
+                guard let receiverFailed, var breaker = state.breakers[lease.endpointID] else { return nil }
+                let before = breaker.phase
+                if receiverFailed { breaker.recordFailure(now: .now, sentAt: sentAt) } else { breaker.recordSuccess(now: .now, sentAt: sentAt) }
+                state.breakers[lease.endpointID] = breaker
+                return breaker.phase == before ? nil : breaker.phase
+            }
+            if let moved {
+                logger.warning("webhook endpoint circuit breaker \(moved.rawValue)", metadata: ["endpoint": "\(lease.endpointID)"])
+            }
+        }
+
+        /// Writes finished deliveries every few milliseconds, one statement per batch; a batch that
+        /// fails is retried (it is fenced, so idempotent), and on shutdown everything is written.
+        func writeLoop() async {
+            while true {
+                let (batch, done) = state.withLock { state -> ([(DeliveryLease, DeliveryResult)], Bool) in
+                    let batch = state.finished
+                    state.finished.removeAll()
+                    return (batch, state.drained)
+                }
+                if !batch.isEmpty {
+                    for attempt in 1...5 {
+                        do {
+                            let (worker, lifecycle) = (configuration.name, self.lifecycle)
+                            _ = try await pool.withConnection { try RecordDeliveries.run(batch, worker: worker, lifecycle: lifecycle, on: $0) }
+                            break
+                        } catch {
+                            logger.warning("writing webhook deliveries failed; retrying", metadata: ["error": "\(error)", "try": "\(attempt)"])
+                            try? await Task.sleep(for: .milliseconds(200 * attempt))
+                        }
                     }
                 }
+                if done && batch.isEmpty { return }
+                try? await Task.sleep(for: .milliseconds(batch.isEmpty ? 20 : 2))
             }
-            if done && batch.isEmpty { return }
-            try? await Task.sleep(for: .milliseconds(batch.isEmpty ? 20 : 2))
         }
     }
 }

@@ -10,7 +10,7 @@ struct RedriveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "redrive",
         abstract: "Put failed jobs back in the queue with a fresh retry budget.",
-        discussion: "Give --job for particular jobs, or --failed-within for every job that failed recently. Prints the ids that moved.")
+        discussion: "Give --job for particular jobs, or --failed-within for every job that failed recently. Prints the ids that moved (--dry-run: that would move).")
 
     @OptionGroup var database: DatabaseOptions
 
@@ -19,6 +19,9 @@ struct RedriveCommand: AsyncParsableCommand {
 
     @Option(help: "Every job that failed within this long, e.g. 7d.")
     var failedWithin: Duration?
+
+    @Flag(help: "Print the ids that would move; change nothing.")
+    var dryRun = false
 
     func validate() throws {
         guard jobs.isEmpty != (failedWithin == nil) else { throw ValidationError("give either --job or --failed-within") }
@@ -29,12 +32,15 @@ struct RedriveCommand: AsyncParsableCommand {
         LogSetup.bootstrap(label: "receiptq.redrive", defaultLevel: .error)
         let pool = PostgresPool(configuration: try database.configuration(applicationName: "receiptq-redrive"), size: 1)
         defer { pool.shutdown() }
-        let ids = jobs, since = failedWithin
+        let ids = jobs, since = failedWithin, dryRun = self.dryRun
         let moved = try await pool.withConnection { connection in
-            if let since { return try RedriveFailedJobs.run(failedWithin: since, on: connection) }
-            return try RedriveFailedJobs.run(ids: ids, on: connection)
+            let redrive = { (connection: PostgresConnection) throws -> [Int64] in
+                if let since { return try RedriveFailedJobs.run(failedWithin: since, on: connection) }
+                return try RedriveFailedJobs.run(ids: ids, on: connection)
+            }
+            return dryRun ? try DryRun.run(on: connection, redrive) : try redrive(connection)
         }
-        try await pool.query("SELECT pg_notify('receiptq_jobs', '')")   // wake idle workers
-        print("re-drove \(moved.count) failed jobs\(moved.isEmpty ? "" : ": " + moved.sorted().map(String.init).joined(separator: " "))")
+        if !dryRun { try await pool.query("SELECT pg_notify('receiptq_jobs', '')") }   // wake idle workers
+        print("\(dryRun ? "would re-drive" : "re-drove") \(moved.count) failed jobs\(moved.isEmpty ? "" : ": " + moved.sorted().map(String.init).joined(separator: " "))")
     }
 }

@@ -238,7 +238,8 @@ struct WorkerCommand: AsyncParsableCommand {
             lifecycle: settings.lifecycle, logger: logger)
         // App Store Server Notifications the API committed: applied in Apple's order, verified again.
         let notificationPool = PostgresPool(configuration: databaseConfiguration, size: 5, logger: logger)
-        let notifications = NotificationRunner(configuration: NotificationRunner.Configuration(name: settings.name, lease: settings.lease),
+        let notifications = NotificationRunner(configuration: NotificationRunner.Configuration(
+            name: settings.name, lease: settings.lease, shutdownDeadline: settings.shutdownDeadline),
                                                pool: notificationPool, database: databaseConfiguration,
                                                verifier: transactionVerifier, logger: logger)
         // Receivers get an HTTP client and connections of their own: a slow backend never takes Apple's.
