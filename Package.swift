@@ -209,7 +209,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // How a webhook delivery is signed and checked (HMAC-SHA256), for the deliverer and receivers.
+        // How a webhook delivery is signed and checked (Standard Webhooks, HMAC-SHA256), for the
+        // deliverer, `receiptq webhooks` and receivers.
         .target(
             name: "WebhookSignature",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]
