@@ -331,7 +331,7 @@ let package = Package(
             "HTTPClient", "AppStore", "FakeAppStore", "ReceiptQueueTesting",
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates"),
         ]),
-        .testTarget(name: "CommandLineTests", dependencies: ["Postgres", "PostgresTesting", "ReceiptQueueTesting"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["AppleSignedData", "Postgres", "PostgresTesting", "ReceiptQueueTesting"]),
         // StoreKit 2 intake end to end: the API with the fake's root trusted, the transaction
         // runner and a verifyReceipt worker, the fake's Server API, one ledger.
         .testTarget(
