@@ -161,6 +161,7 @@ let package = Package(
                 "AppStore",
                 "AppleSignedData",
                 "AppStoreServerAPI",
+                "WebhookSignature",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
