@@ -127,7 +127,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            exclude: ["openapi.json"]
+            // Served at GET /v1/openapi.json from the binary itself (`PackageResources.openapi_json`).
+            resources: [.embedInCode("openapi.json")]
         ),
         // What every executable needs to read its configuration: options, the environment
         // reader, duration arguments, logging and the metrics endpoint.
