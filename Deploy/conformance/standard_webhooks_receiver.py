@@ -4,21 +4,25 @@ library (`pip install standardwebhooks`), the way a backend that never heard of 
 would. Used by the Swift test StandardWebhooksLibraryTests (WorkerIntegrationTests), which
 ./Deploy/dev test runs with this library installed from PyPI.
 
-usage: standard_webhooks_receiver.py SECRETS_FILE
+usage: standard_webhooks_receiver.py SECRETS_FILE [LOG_FILE]
 
 SECRETS_FILE is JSON: [{"name": "new", "secret": "whsec_…", "raw": false}, …]. "raw": true hands
 the secret's UTF-8 bytes to the library as the key (how a receiver verifies with a secret that is
 not whsec_ base64, see docs/quickstart.md). Listens on 127.0.0.1 (a free port, printed first), and
 verifies each POST with every secret separately: 204 when all of them verify, else 401. Prints one
-JSON line per delivery: {"webhook_id", "event_id", "type", "verified": [names], "refused": {name: error}}.
+JSON line per delivery: {"webhook_id", "event_id", "type", "verified": [names], "refused": {name: error}},
+to LOG_FILE when given (appended and flushed before the answer), else to stdout.
 """
 import json
 import sys
+import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from standardwebhooks.webhooks import Webhook
 
 secrets = json.load(open(sys.argv[1]))
+lock = threading.Lock()
+log = open(sys.argv[2], "a", buffering=1) if len(sys.argv) > 2 else sys.stdout
 hooks = [(s["name"], Webhook(s["secret"].encode() if s.get("raw") else s["secret"])) for s in secrets]
 
 
@@ -33,8 +37,11 @@ class Handler(BaseHTTPRequestHandler):
                 verified.append(name)
             except Exception as error:  # WebhookVerificationError, or a malformed header
                 refused[name] = str(error)
-        print(json.dumps({"webhook_id": headers.get("webhook-id"), "event_id": event.get("id"), "type": event.get("type"),
-                          "verified": verified, "refused": refused}), flush=True)
+        line = json.dumps({"webhook_id": headers.get("webhook-id"), "event_id": event.get("id"), "type": event.get("type"),
+                           "verified": verified, "refused": refused})
+        with lock:  # deliveries arrive concurrently: one whole line each, never interleaved
+            log.write(line + "\n")
+            log.flush()
         self.send_response(401 if refused else 204)
         self.end_headers()
 

@@ -29,7 +29,8 @@ struct StandardWebhooksLibraryTests {
         let secretsFile = directory.appendingPathComponent("secrets.json")
         try JSONSerialization.data(withJSONObject: [["name": "new", "secret": new, "raw": false], ["name": "old", "secret": old, "raw": true]])
             .write(to: secretsFile)
-        let receiver = try ChildProcess(URL(fileURLWithPath: try #require(Self.python)), arguments: [Self.script.path, secretsFile.path])
+        let log = directory.appendingPathComponent("deliveries.jsonl")
+        let receiver = try ChildProcess(URL(fileURLWithPath: try #require(Self.python)), arguments: [Self.script.path, secretsFile.path, log.path])
         defer { receiver.kill() }
         var port: Int?
         _ = await eventually(timeout: .seconds(20)) {
@@ -49,7 +50,8 @@ struct StandardWebhooksLibraryTests {
         ])
         #expect(try await e2e.waitUntilDrained(timeout: .seconds(30)))
         func deliveries() -> [[String: Any]] {
-            receiver.stdout.split(separator: "\n").dropFirst().compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            let lines = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            return lines.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         }
         #expect(await eventually(timeout: .seconds(30)) {
             (try? await e2e.count("SELECT count(*) FROM receiptq.deliveries WHERE state = 'delivered'")) == 3
