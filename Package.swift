@@ -129,7 +129,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            exclude: ["openapi.json"]
+            // Served at GET /v1/openapi.json from the binary itself (`PackageResources.openapi_json`).
+            resources: [.embedInCode("openapi.json")]
         ),
         // What every executable needs to read its configuration: options, the environment
         // reader, duration arguments, logging and the metrics endpoint.
@@ -163,6 +164,7 @@ let package = Package(
                 "AppStore",
                 "AppleSignedData",
                 "AppStoreServerAPI",
+                "WebhookSignature",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -211,7 +213,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // How a webhook delivery is signed and checked (HMAC-SHA256), for the deliverer and receivers.
+        // How a webhook delivery is signed and checked (Standard Webhooks, HMAC-SHA256), for the
+        // deliverer, `receiptq webhooks` and receivers.
         .target(
             name: "WebhookSignature",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]

@@ -63,6 +63,8 @@ public struct APIServer: Service {
             configuration: configuration.groupCommit, committed: { metrics.committedBatch(size: $0) },
             insert: { notifications in try await pool.withConnection { try EnqueueNotifications.run(notifications, on: $0) } })
         NotificationRoutes(configuration: configuration, groupCommit: notificationCommit, metrics: metrics).register(on: router)
+        // The API's own description: outside the bearer-token group too (public, no data).
+        OpenAPIRoutes().register(on: router)
 
         let listener = ResultListener(database: database, waiters: waiters, logger: logger)
         let logger = self.logger

@@ -7,7 +7,8 @@ import Synchronization
 import WebhookSignature
 
 /// A backend's webhook endpoint, for tests, the demo, the chaos suite and benchmarks: it checks
-/// each delivery's signature as a backend would (`WebhookSignature.verify`), records what it
+/// each delivery's signature as a backend would (`StandardWebhookSignature.verify`, and the
+/// deprecated `ReceiptQueue-Signature` when sent; `webhook-id` must be the event's id), records what it
 /// acknowledged, and can be made slow, flaky, failing or down (connections refused) on demand.
 /// POST /events; everything else is 404.
 public final class WebhookReceiver: Sendable {
@@ -119,13 +120,7 @@ public final class WebhookReceiver: Sendable {
     private func handle(headers: HTTPFields, body: [UInt8]) async -> Response {
         let behaviour = state.withLock { $0.behaviour }
         if behaviour.latency > .zero { try? await Task.sleep(for: behaviour.latency) }
-        guard let name = HTTPField.Name(WebhookSignature.header), let signature = headers[name] else {
-            state.withLock { $0.refusedSignatures += 1 }
-            return Response(status: .unauthorized)
-        }
-        do {
-            try WebhookSignature.verify(header: signature, body: body, secrets: secrets)
-        } catch {
+        guard Self.verify(headers: headers, body: body, secrets: secrets) else {
             state.withLock { $0.refusedSignatures += 1 }
             return Response(status: .unauthorized)
         }
@@ -138,12 +133,31 @@ public final class WebhookReceiver: Sendable {
             return Response(status: .internalServerError)
         }
         guard let event = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
-              let id = event["id"] as? String, let sequence = (event["sequence"] as? NSNumber)?.int64Value else {
+              let id = event["id"] as? String, let sequence = (event["sequence"] as? NSNumber)?.int64Value,
+              let idHeader = HTTPField.Name(StandardWebhookSignature.idHeader), id == headers[idHeader] else {
             return Response(status: .badRequest)
         }
         let received = Received(id: id, sequence: sequence, type: event["type"] as? String ?? "",
                                 userID: event["user_id"] as? String ?? "", receivedAt: .now)
         state.withLock { $0.acknowledged.append(received) }
         return Response(status: .ok)
+    }
+
+    /// The Standard Webhooks signature must verify; the deprecated `ReceiptQueue-Signature`, when
+    /// sent, must verify too (both are signed with the same secrets).
+    static func verify(headers: HTTPFields, body: [UInt8], secrets: [String]) -> Bool {
+        var standard: [String: String] = [:]
+        for name in [StandardWebhookSignature.idHeader, StandardWebhookSignature.timestampHeader, StandardWebhookSignature.signatureHeader] {
+            if let field = HTTPField.Name(name), let value = headers[field] { standard[name] = value }
+        }
+        do {
+            try StandardWebhookSignature.verify(headers: standard, body: body, secrets: secrets.map(WebhookSecret.init))
+            if let name = HTTPField.Name(WebhookSignature.header), let legacy = headers[name] {
+                try WebhookSignature.verify(header: legacy, body: body, secrets: secrets)
+            }
+            return true
+        } catch {
+            return false
+        }
     }
 }

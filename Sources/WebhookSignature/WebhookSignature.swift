@@ -1,13 +1,16 @@
 import Crypto
 import Foundation
 
-/// How a webhook delivery proves it came from ReceiptQueue, and how a backend checks it.
+/// The signature header ReceiptQueue sent before it adopted Standard Webhooks — deprecated, still
+/// sent beside the Standard Webhooks headers (`WebhookDeliveryHeaders`) until the end of the
+/// deprecation (docs/quickstart.md, "Webhooks"), so receivers that check it keep working.
 ///
 /// Header `ReceiptQueue-Signature: t=<unix seconds>,v1=<hex>[,v1=<hex>]`, where each `v1` is
-/// HMAC-SHA256 with one of the endpoint's secrets over `"<t>.<body>"` (the exact bytes of the
-/// request body). Two secrets may be active while one is rotated out: a delivery then carries
-/// both signatures and the receiver accepts either. The timestamp lets a receiver refuse
-/// replays (default tolerance: 5 minutes). A backend verifies it in a few lines of any language:
+/// HMAC-SHA256 keyed with the UTF-8 bytes of one of the endpoint's secrets (the whole string, a
+/// `whsec_` prefix included) over `"<t>.<body>"` (the exact bytes of the request body). Two
+/// secrets may be active while one is rotated out: a delivery then carries both signatures and the
+/// receiver accepts either. The timestamp lets a receiver refuse replays (default tolerance: 5
+/// minutes):
 ///
 ///     expected = hex(hmac_sha256(secret, t + "." + body))
 ///     ok = any(constant_time_equal(expected, v1) for v1 in header.v1) and abs(now - t) <= 300

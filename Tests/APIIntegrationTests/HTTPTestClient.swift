@@ -26,9 +26,11 @@ enum HTTPTestClient {
     }()
 
     static func send(_ method: String, _ url: String, token: String? = nil, json: Any? = nil, rawBody: Data? = nil,
-                     contentType: String? = "application/json") async throws -> HTTPExchange {
+                     contentType: String? = "application/json", headers extra: [String: String] = [:]) async throws -> HTTPExchange {
         var request = URLRequest(url: URL(string: url)!)
         request.httpMethod = method
+        request.cachePolicy = .reloadIgnoringLocalCacheData   // every exchange reaches the server
+        for (name, value) in extra { request.setValue(value, forHTTPHeaderField: name) }
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         if let json {
             request.httpBody = try JSONSerialization.data(withJSONObject: json)

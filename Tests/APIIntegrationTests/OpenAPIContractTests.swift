@@ -32,8 +32,7 @@ struct OpenAPIContractTests {
         #expect(Set(try Self.operations().keys) == [
             "POST /v1/receipts", "GET /v1/receipts/{id}", "POST /v1/orders", "GET /v1/users/{user_id}/grants",
             "GET /v1/events", "POST /v1/transactions", "GET /v1/users/{user_id}/entitlements", "POST /v1/apple/notifications",
-            "GET /v1/users/{user_id}/subscriptions",
-            "PUT /v1/users/{user_id}/consumption-consent",
+            "GET /v1/users/{user_id}/subscriptions", "PUT /v1/users/{user_id}/consumption-consent", "GET /v1/openapi.json",
         ])
     }
 
@@ -82,6 +81,7 @@ struct OpenAPIContractTests {
                 try await HTTPTestClient.send("PUT", api.baseURL + "/v1/users/u/consumption-consent", token: APIHarness.token, json: ["consented": "yes"]) }),
             ("PUT /v1/users/{user_id}/consumption-consent", "no token", "", {
                 try await HTTPTestClient.send("PUT", api.baseURL + "/v1/users/u/consumption-consent", json: ["consented": true]) }),
+            ("GET /v1/openapi.json", "no token", "", { try await api.get("/v1/openapi.json", token: nil) }),
             // Apple sends no token; this API was started without bundle ids, so it cannot verify one yet.
             ("POST /v1/apple/notifications", "not configured", "", {
                 try await api.post("/v1/apple/notifications", json: ["signedPayload": "a.b.c"], token: nil) }),
@@ -96,10 +96,75 @@ struct OpenAPIContractTests {
             let documented = try #require(operations[operation], "\(operation) is not documented")
             #expect(documented.contains(answer.status), "\(operation) (\(name)) answered \(answer.status), documented \(documented.sorted())")
             if answer.status >= 400 { #expect(answer.contentType == "application/problem+json", "\(operation) (\(name))") }
+            // The headers the document declares are the ones sent.
+            if ["POST /v1/receipts", "POST /v1/transactions"].contains(operation), [200, 202].contains(answer.status) {
+                #expect(answer.header("Location") == answer.json["status_url"] as? String, "\(operation) (\(name)): Location")
+            }
+            if [429, 503].contains(answer.status) { #expect(answer.header("Retry-After") != nil, "\(operation) (\(name)): Retry-After") }
+            if answer.status == 401 { #expect(answer.header("WWW-Authenticate") != nil, "\(operation) (\(name)): WWW-Authenticate") }
             probed.insert(operation)
         }
         #expect(probed == Set(operations.keys), "operations without a probe: \(Set(operations.keys).subtracting(probed))")
         await api.stop()
+    }
+
+    @Test("the API serves this very document at GET /v1/openapi.json, without a token, cacheable and revalidated by ETag")
+    func theDocumentIsServed() async throws {
+        let api = try await APIHarness.start()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let file = try Data(contentsOf: root.appendingPathComponent("Sources/API/openapi.json"))
+        let served = try await api.get("/v1/openapi.json", token: nil)
+        #expect(served.status == 200)
+        #expect(served.body == file, "the binary serves another document than Sources/API/openapi.json")
+        #expect(served.contentType == "application/json")
+        #expect(served.header("Cache-Control") == "public, max-age=300")
+        let etag = try #require(served.header("ETag"))
+        #expect(etag.hasPrefix("\"") && etag.hasSuffix("\"") && etag.count == 26)
+        let revalidated = try await HTTPTestClient.send("GET", api.baseURL + "/v1/openapi.json", headers: ["If-None-Match": etag])
+        #expect(revalidated.status == 304 && revalidated.body.isEmpty)
+        #expect(revalidated.header("ETag") == etag)
+        let stale = try await HTTPTestClient.send("GET", api.baseURL + "/v1/openapi.json", headers: ["If-None-Match": "\"old\""])
+        #expect(stale.status == 200 && stale.body == file)
+        // A token changes nothing (and a wrong one is not refused: the route is public).
+        #expect(try await api.get("/v1/openapi.json", token: "not-a-token").status == 200)
+        await api.stop()
+    }
+
+    /// What a client generator and a reader need: a relative server, the headers the API sends
+    /// declared where it sends them, and an example for every request and response body and
+    /// parameter (their validity against the schemas is checked by Deploy/conformance/openapi_examples.py).
+    @Test("servers is relative; Location, Retry-After and WWW-Authenticate are declared; every operation has examples")
+    func theDocumentIsComplete() throws {
+        let document = try Self.document()
+        let servers = try #require(document["servers"] as? [[String: Any]])
+        #expect(servers.map { $0["url"] as? String } == ["/"])
+        let paths = try #require(document["paths"] as? [String: [String: [String: Any]]])
+        func hasExample(_ media: [String: Any]?) -> Bool {
+            media?["example"] != nil || !((media?["examples"] as? [String: Any]) ?? [:]).isEmpty
+        }
+        for (path, methods) in paths {
+            for (method, operation) in methods {
+                let name = "\(method.uppercased()) \(path)"
+                if let body = operation["requestBody"] as? [String: Any] {
+                    let content = body["content"] as? [String: [String: Any]] ?? [:]
+                    #expect(!content.isEmpty && content.values.allSatisfy(hasExample), "\(name): request without an example")
+                }
+                for parameter in operation["parameters"] as? [[String: Any]] ?? [] {
+                    #expect(parameter["example"] != nil, "\(name): parameter \(parameter["name"] ?? "?") without an example")
+                }
+                let responses = operation["responses"] as? [String: [String: Any]] ?? [:]
+                for (status, response) in responses {
+                    let content = response["content"] as? [String: [String: Any]] ?? [:]
+                    #expect(content.values.allSatisfy(hasExample), "\(name) \(status): no example")
+                    let headers = Set((response["headers"] as? [String: Any] ?? [:]).keys)
+                    if status == "429" || status == "503" { #expect(headers.contains("Retry-After"), "\(name) \(status): Retry-After") }
+                    if status == "401" { #expect(headers.contains("WWW-Authenticate"), "\(name) \(status): WWW-Authenticate") }
+                    if ["/v1/receipts", "/v1/transactions"].contains(path), method == "post", status == "200" || status == "202" {
+                        #expect(headers.contains("Location"), "\(name) \(status): Location")
+                    }
+                }
+            }
+        }
     }
 
     @Test("every problem type's status is documented somewhere")

@@ -9,9 +9,9 @@ import Synchronization
 import WebhookSignature
 
 /// Pushes events to the backends' webhook endpoints: claims due deliveries with SKIP LOCKED
-/// under a lease (in order per user, `ClaimDeliveries`), POSTs each signed (`WebhookSignature`)
-/// through the libcurl engine — up to `concurrency` in flight — and records the outcomes in
-/// batches, fenced (`RecordDeliveries`). Runs inside `receiptq worker`, so delivery scales with
+/// under a lease (in order per user, `ClaimDeliveries`), POSTs each signed the Standard Webhooks
+/// way (`webhook-id` = the event's id; `WebhookDeliveryHeaders`) through the libcurl engine — up
+/// to `concurrency` in flight — and records the outcomes in batches, fenced (`RecordDeliveries`). Runs inside `receiptq worker`, so delivery scales with
 /// the workers; any number may run.
 ///
 /// At least once: a delivery is acknowledged only by a 2xx; a deliverer that dies leaves its
@@ -130,13 +130,8 @@ public final class WebhookDeliverer: Service, Sendable {
 
         func perform(_ lease: DeliveryLease) async {
             let sent = ContinuousClock.now
-            let headers = [
-                "Content-Type": "application/json",
-                "User-Agent": "ReceiptQueue-Webhooks/1",
-                "ReceiptQueue-Event-Id": lease.eventID,
-                WebhookSignature.header: WebhookSignature.sign(body: lease.body, secrets: lease.secrets,
-                                                               timestamp: Int64(Date().timeIntervalSince1970)),
-            ]
+            let headers = WebhookDeliveryHeaders.make(eventID: lease.eventID, body: lease.body, secrets: lease.secrets,
+                                                      timestamp: Int64(Date().timeIntervalSince1970))
             let answer: DeliveryDecision.Answer
             do {
                 let response = try await http.post(url: lease.url, headers: headers, body: lease.body, timeout: configuration.requestTimeout)

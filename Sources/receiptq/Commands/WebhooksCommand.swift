@@ -3,14 +3,15 @@ import CommandSupport
 import Foundation
 import Postgres
 import ReceiptQueue
+import WebhookSignature
 
 /// `receiptq webhooks …`: the endpoints events are pushed to, and failed deliveries. Secrets are
 /// read from a file or the environment, never from the command line (other users see it in ps).
 struct WebhooksCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webhooks",
-        abstract: "Manage webhook endpoints (events pushed to your backend) and re-drive failed deliveries.",
-        subcommands: [Add.self, Remove.self, List.self, Redrive.self])
+        abstract: "Manage webhook endpoints (events pushed to your backend), send them a test event, re-drive failed deliveries.",
+        subcommands: [Add.self, Remove.self, List.self, Redrive.self, Test.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -20,7 +21,7 @@ struct WebhooksCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
         @Option(help: "Endpoint id: letters, digits, . _ -.") var id: String
         @Option(help: "https URL that receives POSTs (plain http only to 127.0.0.1/localhost).") var url: String
-        @Option(help: "File with one or two secrets, one per line (the second while rotating). Or $RECEIPTQ_WEBHOOK_SECRETS (comma-separated).")
+        @Option(help: "File with one or two secrets, one per line (the second while rotating): Standard Webhooks secrets, whsec_ + base64 of 24 to 64 random bytes. Or $RECEIPTQ_WEBHOOK_SECRETS (comma-separated).")
         var secretFile: String?
         @Option(help: "Comma-separated event types or prefixes (verdict.*); default: all.") var events: String?
         @Flag(help: "Add it disabled (events still queue for it).") var disabled = false
@@ -39,6 +40,14 @@ struct WebhooksCommand: AsyncParsableCommand {
             }
             let endpoint = WebhookEndpoint(id: id, url: url, secrets: secrets, eventTypes: events.map(EnvironmentReader.split), enabled: !disabled)
             do { try endpoint.validate() } catch { throw ConfigurationError("\(error)") }
+            for (index, secret) in secrets.enumerated() where !WebhookSecret(secret).isRecommended {
+                FileHandle.standardError.write(Data("""
+                    warning: secret \(index + 1) is not a Standard Webhooks secret (whsec_ + base64 of at least 24 random bytes): \
+                    deliveries are signed with its raw UTF-8 bytes, which a Standard Webhooks library takes only as a raw key. \
+                    Make one with: printf 'whsec_%s\\n' "$(head -c 32 /dev/urandom | base64)"
+
+                    """.utf8))
+            }
             let pool = PostgresPool(configuration: try database.configuration(applicationName: "receiptq-webhooks"), size: 1)
             defer { pool.shutdown() }
             try await pool.withConnection { try UpsertWebhookEndpoint.run(endpoint, on: $0) }

@@ -1,0 +1,3 @@
+module example.com/receiptq-example
+
+go 1.19
