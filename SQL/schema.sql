@@ -1373,6 +1373,24 @@ COMMENT ON TABLE receiptq.schema_migrations IS 'Migrations applied by receiptq m
 
 
 --
+-- Name: schema_repeatables; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.schema_repeatables (
+    name text NOT NULL,
+    checksum text NOT NULL,
+    applied_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+
+--
+-- Name: TABLE schema_repeatables; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.schema_repeatables IS 'Repeatable files (SQL/functions, SQL/views) as last applied by receiptq migrate (SHA-256 of each).';
+
+
+--
 -- Name: subscriptions; Type: TABLE; Schema: receiptq; Owner: -
 --
 
@@ -1633,6 +1651,14 @@ ALTER TABLE ONLY receiptq.revocations
 
 ALTER TABLE ONLY receiptq.schema_migrations
     ADD CONSTRAINT schema_migrations_pkey PRIMARY KEY (version);
+
+
+--
+-- Name: schema_repeatables schema_repeatables_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.schema_repeatables
+    ADD CONSTRAINT schema_repeatables_pkey PRIMARY KEY (name);
 
 
 --
@@ -2952,6 +2978,16 @@ GRANT SELECT ON TABLE receiptq.schema_migrations TO receiptq_api;
 GRANT SELECT ON TABLE receiptq.schema_migrations TO receiptq_worker;
 GRANT SELECT ON TABLE receiptq.schema_migrations TO receiptq_scheduler;
 GRANT SELECT ON TABLE receiptq.schema_migrations TO receiptq_readonly;
+
+
+--
+-- Name: TABLE schema_repeatables; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.schema_repeatables TO receiptq_api;
+GRANT SELECT ON TABLE receiptq.schema_repeatables TO receiptq_worker;
+GRANT SELECT ON TABLE receiptq.schema_repeatables TO receiptq_scheduler;
+GRANT SELECT ON TABLE receiptq.schema_repeatables TO receiptq_readonly;
 
 
 --

@@ -32,7 +32,7 @@ struct MigrationTests {
         let pool = database.pool(size: 1)
         defer { pool.shutdown() }
         let versions = try await pool.query("SELECT version FROM receiptq.schema_migrations ORDER BY version").map { try $0.decode("version", as: Int.self) }
-        #expect(versions == (try Migration.load(from: ScratchDatabase.migrationsDirectory())).map(\.version))
+        #expect(versions == (try Migration.load(from: ScratchDatabase.migrationsDirectory())).filter { $0.kind == .versioned }.map(\.version))
     }
 
     @Test func changedAppliedMigrationIsRefusedWithAClearError() async throws {
@@ -56,6 +56,38 @@ struct MigrationTests {
         #expect(error?.description.contains("0002_bad.sql failed") == true)
         #expect(try await pool.query("SELECT to_regclass('half') IS NULL AS gone")[0].decode("gone", as: Bool.self))
         #expect(try await pool.query("SELECT count(*) FROM receiptq.schema_migrations")[0].decode("count", as: Int.self) == 1)
+    }
+
+    @Test func aRepeatableFileIsAppliedAgainWhenItChangesAndOnlyThen() async throws {
+        let database = try await ScratchDatabase.create()
+        let pool = database.pool(size: 1)
+        defer { pool.shutdown() }
+        let table = Migration(version: 1, name: "0001_t.sql", sql: "CREATE SCHEMA IF NOT EXISTS receiptq; CREATE TABLE receiptq.t (x int)")
+        func answer() async throws -> Int { try await pool.query("SELECT receiptq.f() AS f")[0].decode("f", as: Int.self) }
+        let first = [table, .repeatable("functions/f.sql", sql: "CREATE OR REPLACE FUNCTION receiptq.f() RETURNS int LANGUAGE sql AS 'SELECT 1'")]
+        #expect(try await pool.withConnection { try Migrator.migrate(first, on: $0) }.applied == ["0001_t.sql", "functions/f.sql"])
+        #expect(try await answer() == 1)
+        #expect(try await pool.withConnection { try Migrator.migrate(first, on: $0) }.applied.isEmpty)
+
+        let edited = [table, .repeatable("functions/f.sql", sql: "CREATE OR REPLACE FUNCTION receiptq.f() RETURNS int LANGUAGE sql AS 'SELECT 2'")]
+        #expect(try await pool.withConnection { try Migrator.pending(edited, on: $0) }.map(\.name) == ["functions/f.sql"],
+                "a changed file makes the schema not current (readiness waits for migrate)")
+        #expect(try await pool.withConnection { try Migrator.migrate(edited, on: $0) }.applied == ["functions/f.sql"])
+        #expect(try await answer() == 2)
+        #expect(try await pool.withConnection { try Migrator.pending(edited, on: $0) }.isEmpty)
+
+        let broken = [table, .repeatable("functions/f.sql", sql: "CREATE OR REPLACE FUNCTION receiptq.f() RETURNS text LANGUAGE sql AS 'SELECT 3::text'")]
+        let error = await #expect(throws: MigrationError.self) { try await pool.withConnection { try Migrator.migrate(broken, on: $0) } }
+        #expect(error?.description.contains("functions/f.sql failed and was rolled back") == true, "\(String(describing: error))")
+        #expect(try await answer() == 2, "the failed file changed nothing")
+    }
+
+    @Test func theRepositorysRepeatableFilesLoadBesideTheMigrations() throws {
+        let loaded = try Migration.load(from: ScratchDatabase.migrationsDirectory())
+        let repeatables = loaded.filter { $0.kind == .repeatable }.map(\.name)
+        #expect(repeatables.contains("functions/record_purchase.sql") && repeatables.contains("views/queue_depth.sql"))
+        #expect(repeatables.firstIndex { $0.hasPrefix("views/") }! > repeatables.lastIndex { $0.hasPrefix("functions/") }!)
+        #expect(loaded.prefix { $0.kind == .versioned }.count == loaded.filter { $0.kind == .versioned }.count, "numbered ones first")
     }
 
     @Test func migrationFilesMustBeNumberedAndUnique() throws {

@@ -44,6 +44,29 @@ struct SchemaTests {
         return try String(contentsOf: out, encoding: .utf8)
     }
 
+    /// One home for each function and view: its file in SQL/functions or SQL/views, re-applied by
+    /// `receiptq migrate` when it changes. A function or view made only by a numbered migration,
+    /// or a file naming nothing the schema has, fails here.
+    @Test func everyFunctionAndViewHasItsOneFile() async throws {
+        let database = try await ScratchDatabase.migrated()
+        let pool = database.pool(size: 1)
+        let functions = try await pool.query("""
+            SELECT p.proname AS name FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'receiptq'
+            """).map { try $0.decode("name", as: String.self) }
+        let views = try await pool.query("SELECT viewname AS name FROM pg_views WHERE schemaname = 'receiptq'")
+            .map { try $0.decode("name", as: String.self) }
+        pool.shutdown()
+        await database.drop()
+        let sql = ScratchDatabase.migrationsDirectory().deletingLastPathComponent()
+        func files(_ folder: String) -> Set<String> {
+            Set(((try? FileManager.default.contentsOfDirectory(atPath: sql.appendingPathComponent(folder).path)) ?? [])
+                .filter { $0.hasSuffix(".sql") }.map { String($0.dropLast(4)) })
+        }
+        #expect(Set(functions) == files("functions"), "functions without a file, or files without a function")
+        #expect(Set(views) == files("views"), "views without a file, or files without a view")
+        #expect(functions.count >= 10 && views.count >= 9)
+    }
+
     @Test func theFileIsWhatAFreshMigrationMakes() async throws {
         let database = try await ScratchDatabase.migrated()
         let current = Self.normalized(try await Self.dump(database))

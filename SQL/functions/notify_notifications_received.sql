@@ -1,0 +1,14 @@
+-- receiptq.notify_notifications_received: this function's current definition, its comment and its privileges — the one
+-- place to change it. `receiptq migrate` re-applies this file whenever it changes (after every
+-- numbered migration). CREATE OR REPLACE only: a change PostgreSQL cannot make in place (another
+-- return type, a dropped column) needs a numbered migration that drops it first.
+
+CREATE OR REPLACE FUNCTION receiptq.notify_notifications_received() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM received) THEN
+        PERFORM pg_notify('receiptq_notifications', '');
+    END IF;
+    RETURN NULL;
+END $$;
