@@ -27,20 +27,39 @@ public enum ExitStatus {
 
 extension AsyncParsableCommand {
     /// Parses, runs, and exits with the status of `ExitStatus`. Call from `static func main()`.
-    public static func runWithExitStatus() async {
+    ///
+    /// With `environmentVariables`, each option the command line leaves out is taken from its
+    /// `RECEIPTQ_*` variable (`EnvironmentArguments`); an error about such an option names the
+    /// variable and exits 78, since the fix is in the configuration, not the command line.
+    public static func runWithExitStatus(environmentVariables: Bool = false) async {
+        var expanded: EnvironmentArguments?
         do {
-            var command = try parseAsRoot()
+            var arguments = Array(CommandLine.arguments.dropFirst())
+            if environmentVariables {
+                expanded = try EnvironmentArguments(arguments: arguments, catalog: CommandCatalog(root: self),
+                                                    environment: EnvironmentReader())
+                arguments = expanded?.arguments ?? arguments
+            }
+            var command = try parseAsRoot(arguments)
             _ = try LogSetup.format(EnvironmentReader())   // RECEIPTQ_LOG_FORMAT: refused here, before any log line
             if var command = command as? AsyncParsableCommand {
                 try await command.run()
             } else {
                 try command.run()
             }
-        } catch where ExitStatus.isConfiguration(error) {
-            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
-            Foundation.exit(ExitStatus.configuration)
         } catch {
+            let message = ExitStatus.isConfiguration(error) ? "\(error)" : Self.message(for: error)
+            if let source = expanded?.source(namedIn: message) {
+                reportConfiguration("\(source.variable) (for --\(source.flag)): \(message)")
+            } else if ExitStatus.isConfiguration(error) {
+                reportConfiguration(message)
+            }
             exit(withError: error)
         }
+    }
+
+    private static func reportConfiguration(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
+        Foundation.exit(ExitStatus.configuration)
     }
 }

@@ -58,7 +58,7 @@ struct FakeAppStoreServe: AsyncParsableCommand {
     @Option(help: "Probability of truncating a valid answer's JSON.") var pTruncated = 0.0
     @Option(help: "Stop the random faults (--p-*) this long after start, e.g. 2m (default: never).") var randomFaultsEnd: Duration?
 
-    @Option(help: "Shared secret; requests with another password get 21004. Read from FAKE_APPSTORE_SHARED_SECRET when absent.")
+    @Option(help: "Shared secret; requests with another password get 21004. Default: $RECEIPTQ_SHARED_SECRET (the worker's variable, or the file named by $RECEIPTQ_SHARED_SECRET_FILE), else the older $FAKE_APPSTORE_SHARED_SECRET, else none.")
     var sharedSecret: String?
 
     @Option(help: "Server API: the app's bundle id (tokens must carry it as bid).")
@@ -161,6 +161,12 @@ struct FakeAppStoreServe: AsyncParsableCommand {
         return keys
     }
 
+    /// `--shared-secret`'s variable by the product's rule, `RECEIPTQ_SHARED_SECRET` (so one setting
+    /// gives a worker and the fake the same secret), then the fake's older `FAKE_APPSTORE_SHARED_SECRET`.
+    static func sharedSecretFromEnvironment(_ environment: EnvironmentReader = EnvironmentReader()) throws -> String? {
+        try environment.secret("RECEIPTQ_SHARED_SECRET") ?? environment.string("FAKE_APPSTORE_SHARED_SECRET")
+    }
+
     func makeConfiguration() throws -> FakeAppStoreConfiguration {
         guard let range = FakeDurationRange(parsing: latency) else { throw ValidationError("--latency: expected e.g. 3s-6s") }
         let outages = try outage.map { text in
@@ -175,7 +181,7 @@ struct FakeAppStoreServe: AsyncParsableCommand {
         return FakeAppStoreConfiguration(
             host: host, port: port, latency: range, outages: outages, p503: p503, p21005: p21005,
             p21199: p21199, pHang: pHang, pTruncated: pTruncated,
-            sharedSecret: sharedSecret ?? ProcessInfo.processInfo.environment["FAKE_APPSTORE_SHARED_SECRET"],
+            sharedSecret: try sharedSecret ?? Self.sharedSecretFromEnvironment(),
             randomFaultsEnd: randomFaultsEnd, serverAPI: try serverAPIConfiguration(keys: []))
     }
 

@@ -28,6 +28,7 @@ struct ReceiptQ: AsyncParsableCommand {
         ]
     )
 
-    /// Configuration errors exit 78 (EX_CONFIG), not 1: see `ExitStatus`.
-    static func main() async { await runWithExitStatus() }
+    /// Every option can also be set by its `RECEIPTQ_*` variable (`OptionVariable`); configuration
+    /// errors exit 78 (EX_CONFIG), not 1: see `ExitStatus`.
+    static func main() async { await runWithExitStatus(environmentVariables: true) }
 }
