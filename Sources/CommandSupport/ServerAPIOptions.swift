@@ -9,43 +9,60 @@ import X509
 /// must chain to. Each option overrides its `RECEIPTQ_*` variable; the configuration structs hold
 /// the defaults. The key's text is read here and never printed.
 public struct ServerAPIOptions: ParsableArguments, Sendable {
-    @Option(help: "The App Store Connect In-App Purchase key file (.p8). Or $RECEIPTQ_APP_STORE_KEY_FILE.")
+    @Option(help: "The App Store Connect In-App Purchase key file (.p8).")
     public var appStoreKeyFile: String?
 
-    @Option(help: "The key's id (its file is AuthKey_<KEY_ID>.p8). Or $RECEIPTQ_APP_STORE_KEY_ID.")
+    @Option(help: "The key's id (its file is AuthKey_<KEY_ID>.p8).")
     public var appStoreKeyId: String?
 
-    @Option(help: "The issuer id from App Store Connect → Users and Access → Integrations. Or $RECEIPTQ_APP_STORE_ISSUER_ID.")
+    @Option(help: "The issuer id from App Store Connect → Users and Access → Integrations.")
     public var appStoreIssuerId: String?
 
-    @Option(help: "The app whose transactions are asked about (the token's bid). Or the first of $RECEIPTQ_BUNDLE_IDS.")
-    public var bundleId: String?
+    @Option(name: .customLong("bundle-ids"),
+            help: "Comma-separated bundle ids of your apps; the first is the app the App Store Server API token speaks for (its bid).")
+    public var bundleIDs: String?
 
-    @Option(help: "The app's App Store id; production payloads naming another are refused. Or $RECEIPTQ_APP_APPLE_ID.")
+    /// The earlier spelling of `--bundle-ids` (one app): still accepted, with a warning.
+    @Option(name: .customLong("bundle-id"), help: .hidden)
+    public var deprecatedBundleId: String?
+
+    @Option(help: "The app's App Store id; production payloads naming another are refused.")
     public var appAppleId: Int64?
 
-    @Option(help: "Server API production base URL. Or $RECEIPTQ_SERVER_API_PRODUCTION_URL. Default: https://api.storekit.itunes.apple.com.")
+    @Option(help: "Server API production base URL. Default: https://api.storekit.itunes.apple.com.")
     public var serverAPIProductionURL: String?
 
-    @Option(help: "Server API sandbox base URL. Or $RECEIPTQ_SERVER_API_SANDBOX_URL. Default: https://api.storekit-sandbox.itunes.apple.com.")
+    @Option(help: "Server API sandbox base URL. Default: https://api.storekit-sandbox.itunes.apple.com.")
     public var serverAPISandboxURL: String?
 
-    @Option(help: "A PEM root certificate that replaces Apple's for signed data (repeatable), e.g. the fake App Store's; needs --trust-test-roots. Or $RECEIPTQ_SIGNED_DATA_ROOTS (comma-separated files). Default: Apple's roots, pinned in the binary.")
+    @Option(help: "A PEM root certificate that replaces Apple's for signed data (repeatable), e.g. the fake App Store's; needs --trust-test-roots. Default: Apple's roots, pinned in the binary.")
     public var signedDataRoot: [String] = []
 
-    @Flag(help: "Allow --signed-data-root to replace Apple's roots: for tests and demos only (logged as a warning with the roots' fingerprints, shown in /readyz and a metric; a worker marks every grant it makes test-roots). Or $RECEIPTQ_TRUST_TEST_ROOTS=1.")
+    @Flag(help: "Allow --signed-data-root to replace Apple's roots: for tests and demos only (logged as a warning with the roots' fingerprints, shown in /readyz and a metric; a worker marks every grant it makes test-roots). Default: off.")
     public var trustTestRoots = false
 
-    @Option(help: "ENDPOINT=REQUESTS_PER_SECOND in production, overriding Apple's table (repeatable), e.g. get_transaction_info=50.")
+    @Option(help: "ENDPOINT=REQUESTS_PER_SECOND in production, overriding Apple's table (repeatable), e.g. get_transaction_info=50. Default: Apple's published rates.")
     public var serverAPIRate: [String] = []
 
     @Option(help: "Sandbox rate as a fraction of production. Default: 0.1.")
     public var serverAPISandboxFactor: Double?
 
-    @Flag(help: "Also check signing chains online (OCSP, Apple's responders): each chain must be valid now and not revoked; a chain that cannot be checked is refused for now (retried). Or $RECEIPTQ_ONLINE_REVOCATION_CHECKS=1. Default: off (chains judged at signedDate, no network).")
+    @Flag(help: "Also check signing chains online (OCSP, Apple's responders): each chain must be valid now and not revoked; a chain that cannot be checked is refused for now (retried). Default: off (chains judged at signedDate, no network).")
     public var onlineRevocationChecks = false
 
     public init() {}
+
+    public func validate() throws {
+        if deprecatedBundleId != nil {
+            DeprecatedSpelling.warn("--bundle-id", instead: "--bundle-ids")
+        }
+    }
+
+    /// The bundle ids: `--bundle-id` (deprecated) if given, else `--bundle-ids` (or its variable).
+    public func bundleIdList(_ environment: EnvironmentReader = EnvironmentReader()) -> [String] {
+        if let deprecatedBundleId { return [deprecatedBundleId] }
+        return bundleIDs.map(EnvironmentReader.split) ?? environment.list("RECEIPTQ_BUNDLE_IDS") ?? []
+    }
 
     /// Whether App Store Server API credentials were given (a key file).
     public func isConfigured(_ environment: EnvironmentReader = EnvironmentReader()) -> Bool {
@@ -103,8 +120,8 @@ public struct ServerAPIOptions: ParsableArguments, Sendable {
         guard let issuerId = appStoreIssuerId ?? environment.string("RECEIPTQ_APP_STORE_ISSUER_ID") else {
             throw ConfigurationError("no issuer id: pass --app-store-issuer-id or set RECEIPTQ_APP_STORE_ISSUER_ID")
         }
-        guard let bundleId = bundleId ?? environment.list("RECEIPTQ_BUNDLE_IDS")?.first else {
-            throw ConfigurationError("no bundle id: pass --bundle-id or set RECEIPTQ_BUNDLE_IDS")
+        guard let bundleId = bundleIdList(environment).first else {
+            throw ConfigurationError("no bundle id: pass --bundle-ids or set RECEIPTQ_BUNDLE_IDS")
         }
         guard let pem = try? String(contentsOfFile: keyFile, encoding: .utf8) else {
             throw ConfigurationError("--app-store-key-file / RECEIPTQ_APP_STORE_KEY_FILE: cannot read \(keyFile)")

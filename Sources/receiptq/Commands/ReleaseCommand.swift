@@ -14,8 +14,8 @@ struct ReleaseCommand: AsyncParsableCommand {
         discussion: """
             Only for a worker you know is dead (its leases would expire anyway; a live worker's late answers are then \
             refused by the fence). Jobs, notifications, consumption requests and webhook deliveries go back to their \
-            queues; a job past its retry budget ends failed with its job.failed event. Give the scheduler's budget flags \
-            if it runs with other values. Prints what moved (--dry-run: what would move).
+            queues; a job past its retry budget ends failed with its job.failed event. The budget is the scheduler's: \
+            RECEIPTQ_MAX_ATTEMPTS and RECEIPTQ_RETRY_DEADLINE from the shared configuration, or the flags. Prints what moved (--dry-run: what would move).
             """)
 
     @OptionGroup var database: DatabaseOptions
@@ -23,19 +23,15 @@ struct ReleaseCommand: AsyncParsableCommand {
     @Option(help: "The dead worker's name (its --name; locked_by in the queues).")
     var worker: String
 
-    @Flag(help: "Print what would move; change nothing.")
+    @Flag(help: "Print what would move; change nothing. Default: off.")
     var dryRun = false
 
-    @Option(help: "The scheduler's --retry-deadline. Default: \(RetryBudget().deadline.argumentText).")
-    var retryDeadline: Duration?
-
-    @Option(help: "The scheduler's --max-attempts. Default: \(RetryBudget().maxAttempts).")
-    var maxAttempts: Int?
+    @OptionGroup(title: "Retry budget (shared with the workers and the scheduler)") var retry: RetryBudgetOptions
 
     func validate() throws {
         guard !worker.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("--worker must name a worker") }
-        if let retryDeadline, retryDeadline <= .zero { throw ValidationError("--retry-deadline must be positive") }
-        if let maxAttempts, maxAttempts <= 0 { throw ValidationError("--max-attempts must be positive") }
+        if let retryDeadline = retry.retryDeadline, retryDeadline <= .zero { throw ValidationError("--retry-deadline must be positive") }
+        if let maxAttempts = retry.maxAttempts, maxAttempts <= 0 { throw ValidationError("--max-attempts must be positive") }
     }
 
     func run() async throws {
@@ -43,8 +39,7 @@ struct ReleaseCommand: AsyncParsableCommand {
         let pool = PostgresPool(configuration: try database.configuration(applicationName: "receiptq-release"), size: 1)
         defer { pool.shutdown() }
         var budgets = ReleaseWorkerLeases.Budgets()
-        budgets.jobs.deadline = retryDeadline ?? budgets.jobs.deadline
-        budgets.jobs.maxAttempts = maxAttempts ?? budgets.jobs.maxAttempts
+        budgets.jobs = retry.budget(budgets.jobs)
         let (worker, dryRun, chosen) = (self.worker, self.dryRun, budgets)
         let released = try await pool.withConnection { connection in
             dryRun ? try DryRun.run(on: connection) { try ReleaseWorkerLeases.run(worker: worker, budgets: chosen, on: $0) }

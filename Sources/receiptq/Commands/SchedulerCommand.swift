@@ -16,51 +16,22 @@ struct SchedulerCommand: AsyncParsableCommand {
         commandName: "scheduler",
         abstract: "Requeue expired leases and timed-out verifications; prune finished jobs (one leader at a time).")
 
-    private static let defaults = Scheduler.Configuration()
-
-    @OptionGroup var database: DatabaseOptions
-    @OptionGroup var admin: AdminOptions
-    @OptionGroup var serverAPI: ServerAPIOptions
-
-    private static let recoveryDefaults = NotificationHistoryRecovery.Configuration()
-
-    @Option(help: "With App Store Server API credentials: read Get Notification History this often to recover notifications we never received. Default: \(recoveryDefaults.interval.argumentText).")
-    var notificationRecoveryInterval: Duration?
-
-    @Option(help: "Time between ticks. Default: \(defaults.interval.argumentText).")
-    var interval: Duration?
-
-    @Option(help: "Rows per maintenance statement. Default: \(defaults.batchSize).")
-    var batchSize: Int?
-
-    @Option(help: "Delete jobs that ended granted, already_granted or resubmit this long after (the ledger keeps the purchase); 0s keeps them forever. Default: \((defaults.retention ?? .zero).argumentText).")
-    var retention: Duration?
-
-    @Option(help: "Keep receipts Apple rejected this long; 0s keeps them forever. Default: \((defaults.rejectedRetention ?? .zero).argumentText).")
-    var rejectedRetention: Duration?
-
-    @Option(help: "Keep receipts of failed jobs (gave up; re-drivable) this long. Default: 0s, forever.")
-    var failedRetention: Duration?
-
-    @Option(help: "Keep events (the feed, webhook replay) this long; 0s keeps them forever. Default: \((defaults.eventRetention ?? .zero).argumentText).")
-    var eventRetention: Duration?
-
-    @Option(help: "Give up on a job this long after it was enqueued (the workers' setting too). Default: \(defaults.budget.deadline.argumentText).")
-    var retryDeadline: Duration?
-
-    @Option(help: "Give up on a job after this many attempts. Default: \(defaults.budget.maxAttempts).")
-    var maxAttempts: Int?
+    @OptionGroup(title: "Database") var database: DatabaseOptions
+    @OptionGroup(title: "Retry budget (shared with the workers)") var retry: RetryBudgetOptions
+    @OptionGroup(title: "Maintenance") var maintenance: SchedulerMaintenanceOptions
+    @OptionGroup(title: "App Store Server API and signed data") var serverAPI: ServerAPIOptions
+    @OptionGroup(title: "Admin listener") var admin: AdminOptions
 
     func settings() throws -> Scheduler.Configuration {
         var settings = Scheduler.Configuration()
-        settings.interval = interval ?? settings.interval
-        settings.batchSize = batchSize ?? settings.batchSize
-        if let retention { settings.retention = retention == .zero ? nil : retention }
-        if let rejectedRetention { settings.rejectedRetention = rejectedRetention == .zero ? nil : rejectedRetention }
-        if let failedRetention { settings.failedRetention = failedRetention == .zero ? nil : failedRetention }
-        if let eventRetention { settings.eventRetention = eventRetention == .zero ? nil : eventRetention }
-        settings.budget.deadline = retryDeadline ?? settings.budget.deadline
-        settings.budget.maxAttempts = maxAttempts ?? settings.budget.maxAttempts
+        let maintenance = self.maintenance
+        settings.interval = maintenance.interval ?? settings.interval
+        settings.batchSize = maintenance.batchSize ?? settings.batchSize
+        if let retention = maintenance.retention { settings.retention = retention == .zero ? nil : retention }
+        if let rejectedRetention = maintenance.rejectedRetention { settings.rejectedRetention = rejectedRetention == .zero ? nil : rejectedRetention }
+        if let failedRetention = maintenance.failedRetention { settings.failedRetention = failedRetention == .zero ? nil : failedRetention }
+        if let eventRetention = maintenance.eventRetention { settings.eventRetention = eventRetention == .zero ? nil : eventRetention }
+        settings.budget = retry.budget(settings.budget)
         do {
             try settings.validate()
         } catch {
@@ -90,7 +61,7 @@ struct SchedulerCommand: AsyncParsableCommand {
         if serverAPI.isConfigured(environment) {
             let api = try serverAPI.settings(environment)
             var recovery = NotificationHistoryRecovery.Configuration()
-            recovery.interval = notificationRecoveryInterval ?? recovery.interval
+            recovery.interval = maintenance.notificationRecoveryInterval ?? recovery.interval
             let verifier: SignedTransactionVerifier
             try serverAPI.trustedRoots(environment).log(to: logger)
             do {
@@ -111,4 +82,32 @@ struct SchedulerCommand: AsyncParsableCommand {
         pool.shutdown()
         await http.shutdown()
     }
+}
+
+/// The scheduler's own options: how often it works, and how long finished rows are kept.
+struct SchedulerMaintenanceOptions: ParsableArguments {
+    private static let defaults = Scheduler.Configuration()
+
+    private static let recoveryDefaults = NotificationHistoryRecovery.Configuration()
+
+    @Option(help: "With App Store Server API credentials: read Get Notification History this often to recover notifications we never received. Default: \(recoveryDefaults.interval.argumentText).")
+    var notificationRecoveryInterval: Duration?
+
+    @Option(help: "Time between ticks. Default: \(defaults.interval.argumentText).")
+    var interval: Duration?
+
+    @Option(help: "Rows per maintenance statement. Default: \(defaults.batchSize).")
+    var batchSize: Int?
+
+    @Option(help: "Delete jobs that ended granted, already_granted or resubmit this long after (the ledger keeps the purchase); 0s keeps them forever. Default: \((defaults.retention ?? .zero).argumentText).")
+    var retention: Duration?
+
+    @Option(help: "Keep receipts Apple rejected this long; 0s keeps them forever. Default: \((defaults.rejectedRetention ?? .zero).argumentText).")
+    var rejectedRetention: Duration?
+
+    @Option(help: "Keep receipts of failed jobs (gave up; re-drivable) this long; 0s keeps them forever. Default: 0s.")
+    var failedRetention: Duration?
+
+    @Option(help: "Keep events (the feed, webhook replay) this long; 0s keeps them forever. Default: \((defaults.eventRetention ?? .zero).argumentText).")
+    var eventRetention: Duration?
 }
