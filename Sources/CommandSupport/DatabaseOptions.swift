@@ -2,10 +2,10 @@ import ArgumentParser
 import Foundation
 import Postgres
 
-/// `--database-url`, falling back to `DATABASE_URL`.
+/// `--database-url` (or `RECEIPTQ_DATABASE_URL`), falling back to `DATABASE_URL` / `DATABASE_URL_FILE`.
 public struct DatabaseOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("database-url"),
-            help: "PostgreSQL URI (postgresql://user:pass@host:port/db) or key=value conninfo. Default: $DATABASE_URL, or the file named by $DATABASE_URL_FILE.")
+            help: "PostgreSQL URI (postgresql://user:pass@host:port/db) or key=value conninfo; without it, DATABASE_URL or the file named by DATABASE_URL_FILE. Default: none (required).")
     public var url: String?
 
     public init() {}

@@ -5,7 +5,7 @@ import ReceiptQueue
 /// Where the SQL migrations are: `--migrations`, `RECEIPTQ_MIGRATIONS_DIR`, or found near the
 /// working directory or the executable.
 public struct MigrationsOptions: ParsableArguments, Sendable {
-    @Option(name: .customLong("migrations"), help: "Folder of NNNN_name.sql files. Default: $RECEIPTQ_MIGRATIONS_DIR, ./SQL/migrations, or beside the executable.")
+    @Option(name: .customLong("migrations"), help: "Folder of NNNN_name.sql files. Default: ./SQL/migrations, or beside the executable.")
     public var directory: String?
 
     public init() {}

@@ -8,22 +8,22 @@ import X509
 /// The same variables the workers read (`RECEIPTQ_BUNDLE_IDS`, `RECEIPTQ_SIGNED_DATA_ROOTS`,
 /// `RECEIPTQ_APP_APPLE_ID`, `RECEIPTQ_REJECT_SANDBOX`).
 public struct SignedDataOptions: ParsableArguments, Sendable {
-    @Option(name: .customLong("bundle-ids"), help: "Comma-separated bundle ids of your apps; without them signed transactions are refused. Or $RECEIPTQ_BUNDLE_IDS.")
+    @Option(name: .customLong("bundle-ids"), help: "Comma-separated bundle ids of your apps; without them signed transactions are refused. Default: none.")
     public var bundleIDs: String?
 
-    @Option(help: "A PEM root certificate that replaces Apple's for signed data (JWS and app receipts; repeatable), e.g. the fake App Store's; needs --trust-test-roots. Or $RECEIPTQ_SIGNED_DATA_ROOTS (comma-separated files). Default: Apple Root CA - G3 (JWS), Apple Inc. Root and G3 (receipts), pinned in the binary.")
+    @Option(help: "A PEM root certificate that replaces Apple's for signed data (JWS and app receipts; repeatable), e.g. the fake App Store's; needs --trust-test-roots. Default: Apple Root CA - G3 (JWS), Apple Inc. Root and G3 (receipts), pinned in the binary.")
     public var signedDataRoot: [String] = []
 
-    @Flag(help: "Allow --signed-data-root to replace Apple's roots: for tests and demos only (logged as a warning with the roots' fingerprints, shown in /readyz and a metric). Or $RECEIPTQ_TRUST_TEST_ROOTS=1.")
+    @Flag(help: "Allow --signed-data-root to replace Apple's roots: for tests and demos only (logged as a warning with the roots' fingerprints, shown in /readyz and a metric). Default: off.")
     public var trustTestRoots = false
 
-    @Option(help: "The app's App Store id; production payloads naming another are refused. Or $RECEIPTQ_APP_APPLE_ID.")
+    @Option(help: "The app's App Store id; production payloads naming another are refused.")
     public var appAppleId: Int64?
 
-    @Flag(help: "Refuse purchases Apple signed in its sandbox. Or $RECEIPTQ_REJECT_SANDBOX=1.")
+    @Flag(help: "Refuse purchases Apple signed in its sandbox. Default: off (accepted).")
     public var rejectSandbox = false
 
-    @Flag(help: "Also check signing chains online (OCSP, Apple's responders): each chain must be valid now and not revoked; a chain that cannot be checked is refused for now (retried). Or $RECEIPTQ_ONLINE_REVOCATION_CHECKS=1. Default: off (chains judged at signedDate, no network).")
+    @Flag(help: "Also check signing chains online (OCSP, Apple's responders): each chain must be valid now and not revoked; a chain that cannot be checked is refused for now (retried). Default: off (chains judged at signedDate, no network).")
     public var onlineRevocationChecks = false
 
     public init() {}

@@ -4,10 +4,10 @@ import ArgumentParser
 /// process serves `/metrics`, `/healthz` and `/readyz` (`AdminServer`). Each command passes its
 /// own default port; the host defaults to loopback.
 public struct AdminOptions: ParsableArguments, Sendable {
-    @Option(help: "Address of the admin listener (/metrics, /healthz, /readyz). Or $RECEIPTQ_ADMIN_HOST. Default: 127.0.0.1.")
+    @Option(help: "Address of the admin listener (/metrics, /healthz, /readyz). Default: 127.0.0.1.")
     public var adminHost: String?
 
-    @Option(help: "Port of the admin listener (0: off). Or $RECEIPTQ_ADMIN_PORT. Default: 8081 for api, 0 for worker and scheduler.")
+    @Option(help: "Port of the admin listener (0: off). Default: 8081 for api, 0 for worker and scheduler.")
     public var adminPort: Int?
 
     public init() {}

@@ -12,25 +12,25 @@ struct ApiCommand: AsyncParsableCommand {
         commandName: "api",
         abstract: "Serve the HTTP API: accept receipts durably, register orders, serve results; metrics and probes on the admin port.")
 
-    @OptionGroup var database: DatabaseOptions
-    @OptionGroup var migrations: MigrationsOptions
-    @OptionGroup var signedData: SignedDataOptions
-    @OptionGroup var admin: AdminOptions
+    @OptionGroup(title: "Database") var database: DatabaseOptions
+    @OptionGroup(title: "Database") var migrations: MigrationsOptions
+    @OptionGroup(title: "Signed data (StoreKit 2)") var signedData: SignedDataOptions
+    @OptionGroup(title: "Admin listener") var admin: AdminOptions
 
     private static let defaults = APIConfiguration()
     /// The API's admin listener is on by default (probes need it), next to the public 8080.
     static let defaultAdminPort = 8081
 
-    @Option(help: "Address to listen on. Or $RECEIPTQ_API_HOST. Default: \(defaults.host).")
+    @Option(help: "Address to listen on. Default: \(defaults.host).")
     var host: String?
 
-    @Option(help: "Port to listen on (0: any free port). Or $RECEIPTQ_API_PORT. Default: \(defaults.port).")
+    @Option(help: "Port to listen on (0: any free port). Default: \(defaults.port).")
     var port: Int?
 
-    @Option(help: "File of hex SHA-256 token digests (one per line, # comments). Or $RECEIPTQ_API_TOKENS (comma-separated).")
+    @Option(help: "File of hex SHA-256 token digests (one per line, # comments).")
     var tokensFile: String?
 
-    @Option(help: "Hex SHA-256 digests (comma-separated) of API tokens whose transaction-id submissions count as proof of who paid: only for a backend that vouches for the user itself. Each must also be an accepted token. Or $RECEIPTQ_TRUSTED_CLAIM_TOKENS. Default: none (a bare transaction id is granted only to the owner Apple's signed appAccountToken names).")
+    @Option(help: "Hex SHA-256 digests (comma-separated) of API tokens whose transaction-id submissions count as proof of who paid: only for a backend that vouches for the user itself. Each must also be an accepted token. Default: none (a bare transaction id is granted only to the owner Apple's signed appAccountToken names).")
     var trustedClaimTokens: String?
 
     @Option(help: "Largest receipt_data accepted, in bytes. Default: \(defaults.maxReceiptBytes).")
@@ -57,13 +57,13 @@ struct ApiCommand: AsyncParsableCommand {
     @Option(help: "Close a connection that sends no complete request part for this long (idle keep-alive, slowloris). Default: \(defaults.idleTimeout.argumentText).")
     var idleTimeout: Duration?
 
-    @Option(help: "local: verify each receipt on submission and answer 422 (never stored) to one that provably is not Apple's for your --bundle-ids; off: store every receipt unchecked. Or $RECEIPTQ_RECEIPT_CHECK. Default: local.")
+    @Option(help: "local: verify each receipt on submission and answer 422 (never stored) to one that provably is not Apple's for your --bundle-ids; off: store every receipt unchecked. Default: local.")
     var receiptCheck: ReceiptCheckMode?
 
-    @Flag(help: "Keep a subscription's entitlements while Apple retries billing without a grace period (Apple's guidance: do not). Or $RECEIPTQ_BILLING_RETRY_ACCESS=true. Default: off; a grace period always keeps them.")
+    @Flag(help: "Keep a subscription's entitlements while Apple retries billing without a grace period (Apple's guidance: do not). Default: off; a grace period always keeps them.")
     var billingRetryAccess = false
 
-    @Flag(help: "Insert each receipt in its own statement and commit (for comparison only).")
+    @Flag(help: "Insert each receipt in its own statement and commit (for comparison only). Default: off.")
     var noGroupCommit = false
 
     /// The configuration from options, then the environment, then the defaults; validated.

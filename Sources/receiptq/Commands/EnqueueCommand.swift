@@ -16,8 +16,8 @@ struct EnqueueCommand: AsyncParsableCommand {
     @Option(help: "JSON-lines file of receipts; - reads standard input.")
     var file: String
 
-    @Option(help: "Receipts per statement and commit.")
-    var batch = 1000
+    @Option(help: "Receipts per statement and commit. Default: 1000.")
+    var batch: Int?
 
     struct Line: Decodable {
         var receipt_data: String
@@ -28,7 +28,7 @@ struct EnqueueCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
-        guard (1...10_000).contains(batch) else { throw ValidationError("--batch must be 1…10000") }
+        guard (1...10_000).contains(batch ?? 1000) else { throw ValidationError("--batch must be 1…10000") }
     }
 
     func run() async throws {
@@ -56,6 +56,7 @@ struct EnqueueCommand: AsyncParsableCommand {
         let pool = PostgresPool(configuration: try database.configuration(applicationName: "receiptq-enqueue"), size: 1)
         defer { pool.shutdown() }
         let queue = JobQueue(pool: pool)
+        let batch = self.batch ?? 1000
         var created = 0, existing = 0
         for start in stride(from: 0, to: jobs.count, by: batch) {
             for result in try await queue.enqueue(Array(jobs[start..<min(start + batch, jobs.count)])) {

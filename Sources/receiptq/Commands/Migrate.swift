@@ -8,8 +8,8 @@ struct Migrate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Apply the SQL migrations that are missing (safe to run concurrently and repeatedly).")
 
-    @OptionGroup var database: DatabaseOptions
-    @OptionGroup var migrations: MigrationsOptions
+    @OptionGroup(title: "Database") var database: DatabaseOptions
+    @OptionGroup(title: "Database") var migrations: MigrationsOptions
 
     func run() async throws {
         LogSetup.bootstrap(label: "receiptq.migrate", defaultLevel: .error)

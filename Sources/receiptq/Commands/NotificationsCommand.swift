@@ -21,10 +21,10 @@ struct NotificationsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Ask Apple for a TEST notification and wait until it is stored and applied here (exit 1 if not).")
 
-        @OptionGroup var database: DatabaseOptions
-        @OptionGroup var options: ServerAPIOptions
-        @Flag(help: "Ask the sandbox (default: production).") var sandbox = false
-        @Option(help: "How long to wait for the notification to arrive and be applied.") var wait: Duration = .seconds(60)
+        @OptionGroup(title: "Database") var database: DatabaseOptions
+        @OptionGroup(title: "App Store Server API and signed data") var options: ServerAPIOptions
+        @Flag(help: "Ask the sandbox. Default: off (production).") var sandbox = false
+        @Option(help: "How long to wait for the notification to arrive and be applied. Default: 1m.") var wait: Duration?
 
         func run() async throws {
             LogSetup.bootstrap(label: "receiptq.notifications", defaultLevel: .warning)
@@ -48,7 +48,7 @@ struct NotificationsCommand: AsyncParsableCommand {
                 throw ServerAPIError(.unreadableResponse, detail: "no testNotificationToken")
             }
             print("requested a TEST notification from \(environment.signedDataEnvironment.rawValue)")
-            let deadline = ContinuousClock.now + wait
+            let deadline = ContinuousClock.now + (wait ?? .seconds(60))
             var uuid: UUID?
             var attempt: String?
             var stood: (state: String, outcome: String?)?
@@ -79,9 +79,9 @@ struct NotificationsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Read Get Notification History now and store the notifications never received.")
 
-        @OptionGroup var database: DatabaseOptions
-        @OptionGroup var options: ServerAPIOptions
-        @Flag(help: "The sandbox (default: production).") var sandbox = false
+        @OptionGroup(title: "Database") var database: DatabaseOptions
+        @OptionGroup(title: "App Store Server API and signed data") var options: ServerAPIOptions
+        @Flag(help: "Recover the sandbox's. Default: off (production's).") var sandbox = false
 
         func run() async throws {
             let logger = LogSetup.bootstrap(label: "receiptq.notifications", defaultLevel: .warning)
@@ -110,7 +110,7 @@ struct NotificationsCommand: AsyncParsableCommand {
                 or roots first: a worker verifies each again before it applies it).
                 """)
 
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup(title: "Database") var database: DatabaseOptions
         @Option(name: .customLong("uuid"), help: "A failed notification's notificationUUID (repeatable).") var uuids: [String] = []
         @Option(help: "Every failed notification received within this long, e.g. 7d.") var failedWithin: Duration?
         @Flag(help: "Every quarantined notification (Apple's, refused by the API's configuration).") var quarantined = false

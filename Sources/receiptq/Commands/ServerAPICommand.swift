@@ -57,8 +57,8 @@ struct ServerAPILookup: AsyncParsableCommand {
         commandName: "lookup",
         abstract: "Get Transaction Info (production, then sandbox), verify it, print the transaction as JSON.")
 
-    @OptionGroup var database: DatabaseOptions
-    @OptionGroup var options: ServerAPIOptions
+    @OptionGroup(title: "Database") var database: DatabaseOptions
+    @OptionGroup(title: "App Store Server API and signed data") var options: ServerAPIOptions
     @Argument(help: "The transaction id (or original transaction id).") var transactionId: String
 
     func run() async throws {
@@ -91,12 +91,13 @@ struct ServerAPITestNotification: AsyncParsableCommand {
         commandName: "test-notification",
         abstract: "Request a Test Notification, wait for Apple's attempt, print its result.")
 
-    @OptionGroup var database: DatabaseOptions
-    @OptionGroup var options: ServerAPIOptions
-    @Flag(help: "Ask the sandbox (default: production).") var sandbox = false
-    @Option(help: "How long to wait for Apple's attempt.") var wait: Duration = .seconds(30)
+    @OptionGroup(title: "Database") var database: DatabaseOptions
+    @OptionGroup(title: "App Store Server API and signed data") var options: ServerAPIOptions
+    @Flag(help: "Ask the sandbox. Default: off (production).") var sandbox = false
+    @Option(help: "How long to wait for Apple's attempt. Default: 30s.") var wait: Duration?
 
     func run() async throws {
+        let wait = self.wait ?? .seconds(30)
         LogSetup.bootstrap(label: "receiptq.server-api", defaultLevel: .warning)
         let session = try ServerAPISession(options: options, database: database)
         let client = session.clients.client(for: sandbox ? .sandbox : .production)

@@ -11,7 +11,7 @@ struct Stats: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Flag(help: "Print JSON instead of tables.")
+    @Flag(help: "Print JSON instead of tables. Default: off.")
     var json = false
 
     static let views = ["queue_depth", "queue_health", "outcomes", "failures"]

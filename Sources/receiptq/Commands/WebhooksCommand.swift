@@ -21,10 +21,10 @@ struct WebhooksCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
         @Option(help: "Endpoint id: letters, digits, . _ -.") var id: String
         @Option(help: "https URL that receives POSTs (plain http only to 127.0.0.1/localhost).") var url: String
-        @Option(help: "File with one or two secrets, one per line (the second while rotating): Standard Webhooks secrets, whsec_ + base64 of 24 to 64 random bytes. Or $RECEIPTQ_WEBHOOK_SECRETS (comma-separated).")
+        @Option(help: "File with one or two secrets, one per line (the second while rotating): Standard Webhooks secrets, whsec_ + base64 of 24 to 64 random bytes.")
         var secretFile: String?
-        @Option(help: "Comma-separated event types or prefixes (verdict.*); default: all.") var events: String?
-        @Flag(help: "Add it disabled (events still queue for it).") var disabled = false
+        @Option(help: "Comma-separated event types or prefixes (verdict.*). Default: all.") var events: String?
+        @Flag(help: "Add it disabled (events still queue for it). Default: off.") var disabled = false
 
         func run() async throws {
             LogSetup.bootstrap(label: "receiptq.webhooks", defaultLevel: .error)
@@ -85,7 +85,7 @@ struct WebhooksCommand: AsyncParsableCommand {
     struct Redrive: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Put failed deliveries back in the queue (the receiver is fixed).")
         @OptionGroup var database: DatabaseOptions
-        @Option(help: "Only this endpoint's (default: every endpoint's).") var endpoint: String?
+        @Option(help: "Only this endpoint's. Default: every endpoint's.") var endpoint: String?
 
         func run() async throws {
             LogSetup.bootstrap(label: "receiptq.webhooks", defaultLevel: .error)

@@ -24,10 +24,11 @@ extension WebhooksCommand {
 
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "The endpoint id (see `receiptq webhooks list`).") var endpoint: String
-        @Option(help: "Time allowed for the receiver's answer.") var timeout: Duration = .seconds(10)
-        @Option(help: "PEM file of the CAs that verify the receiver's TLS certificate (default: the system's).") var caBundle: String?
+        @Option(help: "Time allowed for the receiver's answer. Default: 10s.") var timeout: Duration?
+        @Option(help: "PEM file of the CAs that verify the receiver's TLS certificate Default: the system's CAs.") var caBundle: String?
 
         func run() async throws {
+            let timeout = self.timeout ?? .seconds(10)
             LogSetup.bootstrap(label: "receiptq.webhooks", defaultLevel: .error)
             guard timeout > .zero, timeout <= .seconds(300) else { throw ValidationError("--timeout must be within 0…300 s") }
             let pool = PostgresPool(configuration: try database.configuration(applicationName: "receiptq-webhooks"), size: 1)
