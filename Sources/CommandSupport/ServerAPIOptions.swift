@@ -58,10 +58,12 @@ public struct ServerAPIOptions: ParsableArguments, Sendable {
         }
     }
 
-    /// The bundle ids: `--bundle-id` (deprecated) if given, else `--bundle-ids` (or its variable).
+    /// The bundle ids from `--bundle-ids` (or its variable); `--bundle-id` (deprecated), which
+    /// used to name the token's app beside the worker's `--bundle-ids`, comes first when given.
     public func bundleIdList(_ environment: EnvironmentReader = EnvironmentReader()) -> [String] {
-        if let deprecatedBundleId { return [deprecatedBundleId] }
-        return bundleIDs.map(EnvironmentReader.split) ?? environment.list("RECEIPTQ_BUNDLE_IDS") ?? []
+        let listed = bundleIDs.map(EnvironmentReader.split) ?? environment.list("RECEIPTQ_BUNDLE_IDS") ?? []
+        guard let deprecatedBundleId else { return listed }
+        return [deprecatedBundleId] + listed.filter { $0 != deprecatedBundleId }
     }
 
     /// Whether App Store Server API credentials were given (a key file).

@@ -140,8 +140,7 @@ struct FraudFleet: Sendable {
             case .worker(let index):
                 let verifier: Verifier = index == 0 ? .verifyReceipt : .serverAPI
                 return ["worker", "--database-url", urls[.worker] ?? "", "--name", verifier.workerName,
-                        "--receipt-verifier", verifier.rawValue, "--receipt-check", "local",
-                        "--bundle-id", FraudFleet.bundleID] + signedData
+                        "--receipt-verifier", verifier.rawValue, "--receipt-check", "local"] + signedData
                     + ["--apple-production-url", fake.productionURL, "--apple-sandbox-url", fake.sandboxURL,
                        "--app-store-key-file", keyFile, "--app-store-key-id", FraudFleet.keyID, "--app-store-issuer-id", FraudFleet.issuerID,
                        "--server-api-production-url", fake.serverAPIProductionURL, "--server-api-sandbox-url", fake.serverAPISandboxURL,

@@ -17,75 +17,33 @@ struct ApiCommand: AsyncParsableCommand {
     @OptionGroup(title: "Signed data (StoreKit 2)") var signedData: SignedDataOptions
     @OptionGroup(title: "Admin listener") var admin: AdminOptions
 
-    private static let defaults = APIConfiguration()
     /// The API's admin listener is on by default (probes need it), next to the public 8080.
     static let defaultAdminPort = 8081
 
-    @Option(help: "Address to listen on. Default: \(defaults.host).")
-    var host: String?
-
-    @Option(help: "Port to listen on (0: any free port). Default: \(defaults.port).")
-    var port: Int?
-
-    @Option(help: "File of hex SHA-256 token digests (one per line, # comments).")
-    var tokensFile: String?
-
-    @Option(help: "Hex SHA-256 digests (comma-separated) of API tokens whose transaction-id submissions count as proof of who paid: only for a backend that vouches for the user itself. Each must also be an accepted token. Default: none (a bare transaction id is granted only to the owner Apple's signed appAccountToken names).")
-    var trustedClaimTokens: String?
-
-    @Option(help: "Largest receipt_data accepted, in bytes. Default: \(defaults.maxReceiptBytes).")
-    var maxReceiptBytes: Int?
-
-    @Option(help: "Requests per second per token (0: no limit). Default: \(Int(defaults.rateLimitPerSecond)).")
-    var rateLimit: Double?
-
-    @Option(help: "Burst allowed per token above the rate. Default: \(Int(defaults.rateLimitBurst)).")
-    var rateBurst: Double?
-
-    @Option(help: "Failed authentications per client address and minute before it gets 429 (0: no limit). Default: \(defaults.authFailuresPerMinute).")
-    var authFailureLimit: Int?
-
-    @Option(help: "Long-polls (?wait=) one token may have waiting; beyond, the state is answered at once. Default: \(defaults.maxLongPollsPerToken).")
-    var maxLongPollsPerToken: Int?
-
-    @Option(help: "Long-polls waiting at once in all. Default: \(defaults.maxLongPolls).")
-    var maxLongPolls: Int?
-
-    @Option(help: "Database connections (each with its own thread). Default: \(defaults.poolSize).")
-    var poolSize: Int?
-
-    @Option(help: "Close a connection that sends no complete request part for this long (idle keep-alive, slowloris). Default: \(defaults.idleTimeout.argumentText).")
-    var idleTimeout: Duration?
-
-    @Option(help: "local: verify each receipt on submission and answer 422 (never stored) to one that provably is not Apple's for your --bundle-ids; off: store every receipt unchecked. Default: local.")
-    var receiptCheck: ReceiptCheckMode?
-
-    @Flag(help: "Keep a subscription's entitlements while Apple retries billing without a grace period (Apple's guidance: do not). Default: off; a grace period always keeps them.")
-    var billingRetryAccess = false
-
-    @Flag(help: "Insert each receipt in its own statement and commit (for comparison only). Default: off.")
-    var noGroupCommit = false
+    @OptionGroup(title: "Listener") var listener: ApiListenerOptions
+    @OptionGroup(title: "Tokens and limits") var access: ApiAccessOptions
+    @OptionGroup(title: "Intake") var intake: ApiIntakeOptions
 
     /// The configuration from options, then the environment, then the defaults; validated.
     func settings(_ environment: EnvironmentReader) throws -> APIConfiguration {
         var settings = APIConfiguration()
-        settings.host = host ?? environment.string("RECEIPTQ_API_HOST") ?? settings.host
-        settings.port = try port ?? environment.int("RECEIPTQ_API_PORT", in: 0...65_535) ?? settings.port
+        settings.host = listener.host ?? settings.host
+        settings.port = listener.port ?? settings.port
         settings.tokens = try loadTokens(environment)
         settings.trustedClaimTokens = try trustedTokens(environment, among: settings.tokens)
-        settings.maxReceiptBytes = maxReceiptBytes ?? settings.maxReceiptBytes
-        settings.rateLimitPerSecond = rateLimit ?? settings.rateLimitPerSecond
-        settings.rateLimitBurst = rateBurst ?? settings.rateLimitBurst
-        settings.authFailuresPerMinute = authFailureLimit ?? settings.authFailuresPerMinute
-        settings.maxLongPollsPerToken = maxLongPollsPerToken ?? settings.maxLongPollsPerToken
-        settings.maxLongPolls = maxLongPolls ?? settings.maxLongPolls
-        settings.poolSize = poolSize ?? settings.poolSize
-        settings.groupCommit.enabled = !noGroupCommit
-        settings.idleTimeout = idleTimeout ?? settings.idleTimeout
-        settings.billingRetryAccess = try billingRetryAccess || environment.flag("RECEIPTQ_BILLING_RETRY_ACCESS") == true
+        settings.maxReceiptBytes = access.maxReceiptBytes ?? settings.maxReceiptBytes
+        settings.rateLimitPerSecond = access.rateLimit ?? settings.rateLimitPerSecond
+        settings.rateLimitBurst = access.rateBurst ?? settings.rateLimitBurst
+        settings.authFailuresPerMinute = access.authFailureLimit ?? settings.authFailuresPerMinute
+        settings.maxLongPollsPerToken = access.maxLongPollsPerToken ?? settings.maxLongPollsPerToken
+        settings.maxLongPolls = access.maxLongPolls ?? settings.maxLongPolls
+        settings.poolSize = listener.poolSize ?? settings.poolSize
+        settings.groupCommit.enabled = !intake.noGroupCommit
+        settings.idleTimeout = listener.idleTimeout ?? settings.idleTimeout
+        settings.billingRetryAccess = intake.billingRetryAccess
         settings.signedTransactions = try signedData.verifier(environment, ocsp: OnlineRevocation.requester)
         if settings.signedTransactions != nil { settings.notificationQuarantine = try signedData.notificationQuarantine(environment) }
-        if try ReceiptCheckMode.resolve(receiptCheck, environment) == .local {
+        if try ReceiptCheckMode.resolve(intake.receiptCheck, environment) == .local {
             settings.receiptCheck = try ReceiptCheckMode.verifier(bundleIds: signedData.bundleIdSet(environment),
                                                                   roots: signedData.trustedRoots(environment))
         }
@@ -132,7 +90,7 @@ struct ApiCommand: AsyncParsableCommand {
 
     /// The accepted tokens trusted for transaction-id claims; each must be an accepted token.
     private func trustedTokens(_ environment: EnvironmentReader, among tokens: TokenDigests) throws -> Set<Int> {
-        guard let text = trustedClaimTokens ?? environment.string("RECEIPTQ_TRUSTED_CLAIM_TOKENS") else { return [] }
+        guard let text = access.trustedClaimTokens else { return [] }
         let trusted: TokenDigests
         do { trusted = try TokenDigests(hexList: text) } catch {
             throw ConfigurationError("--trusted-claim-tokens: \(error)")
@@ -147,7 +105,7 @@ struct ApiCommand: AsyncParsableCommand {
     private func loadTokens(_ environment: EnvironmentReader) throws -> TokenDigests {
         let text: String
         let source: String
-        if let tokensFile {
+        if let tokensFile = access.tokensFile {
             do { text = try String(contentsOfFile: tokensFile, encoding: .utf8) } catch {
                 throw ConfigurationError("cannot read --tokens-file \(tokensFile)")
             }
