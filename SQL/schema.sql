@@ -97,6 +97,37 @@ COMMENT ON FUNCTION receiptq.append_job_events(p_jobs bigint[]) IS 'Appends one 
 
 
 --
+-- Name: check_trusted_claim(); Type: FUNCTION; Schema: receiptq; Owner: -
+--
+
+CREATE FUNCTION receiptq.check_trusted_claim() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF NEW.trusted_claim
+       AND NOT pg_catalog.pg_has_role(current_user, (SELECT c.relowner FROM pg_catalog.pg_class c WHERE c.oid = TG_RELID), 'USAGE')
+       AND NOT EXISTS (
+           SELECT 1 FROM receiptq.trusted_claim_tokens t
+           WHERE NEW.claim_proof IS NOT NULL
+             AND t.digest = pg_catalog.encode(pg_catalog.sha256(pg_catalog.convert_to(NEW.claim_proof, 'UTF8')), 'hex')) THEN
+        -- Not refused (one bad row would fail the API's whole group commit): queued as a plain
+        -- claim, which grants only to the owner Apple's signed appAccountToken names.
+        NEW.trusted_claim := false;
+        RAISE WARNING 'job for user %: a trusted claim without a registered token was queued as a plain claim', NEW.user_id;
+    END IF;
+    NEW.claim_proof := NULL;
+    RETURN NEW;
+END $$;
+
+
+--
+-- Name: FUNCTION check_trusted_claim(); Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON FUNCTION receiptq.check_trusted_claim() IS 'Trigger of jobs_check_trusted_claim: keeps trusted_claim only when claim_proof hashes to a digest in receiptq.trusted_claim_tokens (or the owner inserts), and never stores claim_proof.';
+
+
+--
 -- Name: create_login(text, text, text); Type: FUNCTION; Schema: receiptq; Owner: -
 --
 
@@ -163,6 +194,39 @@ BEGIN
     END IF;
     RETURN NULL;
 END $$;
+
+
+--
+-- Name: guard_job_state(); Type: FUNCTION; Schema: receiptq; Owner: -
+--
+
+CREATE FUNCTION receiptq.guard_job_state() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    -- The worker's write path ends jobs; it never re-opens or rewrites a verdict.
+    IF OLD.state NOT IN ('granted', 'already_granted', 'rejected', 'owned_elsewhere', 'resubmit')
+       AND pg_catalog.pg_has_role(current_user, 'receiptq_worker', 'MEMBER') THEN
+        RETURN NEW;
+    END IF;
+    -- The schema's owner (an operator by hand, or a SECURITY DEFINER function of the schema) may.
+    IF pg_catalog.pg_has_role(current_user, (SELECT c.relowner FROM pg_catalog.pg_class c WHERE c.oid = TG_RELID), 'USAGE') THEN
+        RETURN NEW;
+    END IF;
+    IF OLD.state IN ('granted', 'already_granted', 'rejected', 'owned_elsewhere', 'resubmit') THEN
+        RAISE EXCEPTION 'job %: % is a verdict, and a verdict never changes', OLD.id, OLD.state
+            USING ERRCODE = '42501', HINT = 'only the schema''s owner may correct a verdict by hand';
+    END IF;
+    RAISE EXCEPTION 'job %: only a worker''s login ends a job %', OLD.id, NEW.state
+        USING ERRCODE = '42501', HINT = 'the scheduler requeues or gives up (failed); verdicts come from the workers';
+END $$;
+
+
+--
+-- Name: FUNCTION guard_job_state(); Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON FUNCTION receiptq.guard_job_state() IS 'Trigger of jobs_guard_state: a verdict state (granted, already_granted, rejected, owned_elsewhere, resubmit) is written only by a receiptq_worker login (or the owner), and once written never changes but by the owner. Without it the scheduler''s login, which may write state to requeue and give up, could end a payer''s job rejected.';
 
 
 --
@@ -605,6 +669,7 @@ CREATE TABLE receiptq.jobs (
     signed_transaction text,
     app_account_token uuid,
     trusted_claim boolean DEFAULT false NOT NULL,
+    claim_proof text,
     CONSTRAINT jobs_finished_check CHECK (((state = ANY (ARRAY['granted'::text, 'already_granted'::text, 'rejected'::text, 'failed'::text, 'resubmit'::text, 'owned_elsewhere'::text])) = (finished_at IS NOT NULL))),
     CONSTRAINT jobs_kind_check CHECK ((kind = ANY (ARRAY['receipt'::text, 'signed_transaction'::text, 'transaction_id'::text]))),
     CONSTRAINT jobs_lease_check CHECK (((state = 'verifying'::text) = ((locked_by IS NOT NULL) AND (locked_until IS NOT NULL)))),
@@ -791,6 +856,13 @@ COMMENT ON COLUMN receiptq.jobs.app_account_token IS 'The order''s UUID the app 
 --
 
 COMMENT ON COLUMN receiptq.jobs.trusted_claim IS 'transaction_id jobs: the backend token that submitted it is trusted to vouch for the user (receiptq api --trusted-claim-tokens), so the claim counts as proof.';
+
+
+--
+-- Name: COLUMN jobs.claim_proof; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.jobs.claim_proof IS 'Always NULL once written: the bearer token a trusted claim arrives with, checked against receiptq.trusted_claim_tokens and cleared by jobs_check_trusted_claim before the row is stored.';
 
 
 --
@@ -1473,6 +1545,27 @@ COMMENT ON COLUMN receiptq.subscriptions.last_source IS 'What last changed it: n
 
 
 --
+-- Name: trusted_claim_tokens; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.trusted_claim_tokens (
+    digest text NOT NULL,
+    note text,
+    added_at timestamp with time zone DEFAULT now() NOT NULL,
+    added_by text DEFAULT CURRENT_USER NOT NULL,
+    CONSTRAINT trusted_claim_tokens_digest_check CHECK ((digest ~ '^[0-9a-f]{64}$'::text)),
+    CONSTRAINT trusted_claim_tokens_note_check CHECK (((note IS NULL) OR (length(note) <= 200)))
+);
+
+
+--
+-- Name: TABLE trusted_claim_tokens; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.trusted_claim_tokens IS 'SHA-256 digests (hex) of the API tokens whose transaction-id claims count as proof of who paid. Written by the owner only (receiptq trusted-claims); the API reads it to refuse a configuration the database would not believe.';
+
+
+--
 -- Name: webhook_endpoints; Type: TABLE; Schema: receiptq; Owner: -
 --
 
@@ -1667,6 +1760,14 @@ ALTER TABLE ONLY receiptq.schema_repeatables
 
 ALTER TABLE ONLY receiptq.subscriptions
     ADD CONSTRAINT subscriptions_pkey PRIMARY KEY (original_transaction_id, environment);
+
+
+--
+-- Name: trusted_claim_tokens trusted_claim_tokens_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.trusted_claim_tokens
+    ADD CONSTRAINT trusted_claim_tokens_pkey PRIMARY KEY (digest);
 
 
 --
@@ -1916,6 +2017,20 @@ CREATE TRIGGER events_fan_out AFTER INSERT ON receiptq.events REFERENCING NEW TA
 
 
 --
+-- Name: jobs jobs_check_trusted_claim; Type: TRIGGER; Schema: receiptq; Owner: -
+--
+
+CREATE TRIGGER jobs_check_trusted_claim BEFORE INSERT ON receiptq.jobs FOR EACH ROW WHEN ((new.trusted_claim OR (new.claim_proof IS NOT NULL))) EXECUTE FUNCTION receiptq.check_trusted_claim();
+
+
+--
+-- Name: jobs jobs_guard_state; Type: TRIGGER; Schema: receiptq; Owner: -
+--
+
+CREATE TRIGGER jobs_guard_state BEFORE UPDATE OF state ON receiptq.jobs FOR EACH ROW WHEN (((old.state IS DISTINCT FROM new.state) AND ((old.state = ANY (ARRAY['granted'::text, 'already_granted'::text, 'rejected'::text, 'owned_elsewhere'::text, 'resubmit'::text])) OR (new.state = ANY (ARRAY['granted'::text, 'already_granted'::text, 'rejected'::text, 'owned_elsewhere'::text, 'resubmit'::text]))))) EXECUTE FUNCTION receiptq.guard_job_state();
+
+
+--
 -- Name: jobs jobs_notify_enqueued; Type: TRIGGER; Schema: receiptq; Owner: -
 --
 
@@ -1995,6 +2110,13 @@ GRANT ALL ON FUNCTION receiptq.append_job_events(p_jobs bigint[]) TO receiptq_wo
 
 
 --
+-- Name: FUNCTION check_trusted_claim(); Type: ACL; Schema: receiptq; Owner: -
+--
+
+REVOKE ALL ON FUNCTION receiptq.check_trusted_claim() FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION create_login(p_login text, p_password text, p_role text); Type: ACL; Schema: receiptq; Owner: -
 --
 
@@ -2006,6 +2128,13 @@ REVOKE ALL ON FUNCTION receiptq.create_login(p_login text, p_password text, p_ro
 --
 
 REVOKE ALL ON FUNCTION receiptq.fan_out_events() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION guard_job_state(); Type: ACL; Schema: receiptq; Owner: -
+--
+
+REVOKE ALL ON FUNCTION receiptq.guard_job_state() FROM PUBLIC;
 
 
 --
@@ -2625,6 +2754,14 @@ GRANT INSERT(trusted_claim) ON TABLE receiptq.jobs TO receiptq_worker;
 
 
 --
+-- Name: COLUMN jobs.claim_proof; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(claim_proof) ON TABLE receiptq.jobs TO receiptq_api;
+GRANT INSERT(claim_proof) ON TABLE receiptq.jobs TO receiptq_worker;
+
+
+--
 -- Name: TABLE failures; Type: ACL; Schema: receiptq; Owner: -
 --
 
@@ -2997,6 +3134,14 @@ GRANT SELECT ON TABLE receiptq.schema_repeatables TO receiptq_readonly;
 GRANT SELECT ON TABLE receiptq.subscriptions TO receiptq_api;
 GRANT SELECT,INSERT,UPDATE ON TABLE receiptq.subscriptions TO receiptq_worker;
 GRANT SELECT ON TABLE receiptq.subscriptions TO receiptq_readonly;
+
+
+--
+-- Name: TABLE trusted_claim_tokens; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.trusted_claim_tokens TO receiptq_api;
+GRANT SELECT ON TABLE receiptq.trusted_claim_tokens TO receiptq_readonly;
 
 
 --

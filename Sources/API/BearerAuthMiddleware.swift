@@ -21,7 +21,9 @@ struct BearerAuthMiddleware<Context: RequestContext>: RouterMiddleware {
             if let wait = limiter.acquire(key: index) {
                 throw Problem(.rateLimited, "slow down", retryAfter: wait)
             }
-            return try await RequestToken.$index.withValue(index) { try await next(request, context) }
+            return try await RequestToken.$index.withValue(index) {
+                try await RequestToken.$token.withValue(token) { try await next(request, context) }
+            }
         }
         let keys = [
             "peer:" + ((context as? APIRequestContext)?.clientKey ?? "unknown"),

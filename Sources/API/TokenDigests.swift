@@ -43,6 +43,12 @@ public struct TokenDigests: Sendable, CustomStringConvertible {
     public var isEmpty: Bool { digests.isEmpty }
     public var description: String { "TokenDigests(\(digests.count) tokens)" }
 
+    /// The digests as 64 lowercase hex digits, in order (digests, never tokens: for comparing with
+    /// `receiptq.trusted_claim_tokens`).
+    public var hexDigests: [String] {
+        digests.map { digest in digest.map { $0 < 16 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined() }
+    }
+
     /// The index of the configured token `token` is, or nil. Constant time in the token's content.
     func match(_ token: some StringProtocol) -> Int? {
         guard token.utf8.count <= Self.maxTokenBytes else { return nil }

@@ -9,7 +9,8 @@ import ReceiptQueue
 /// receipts) and answered 202, or 200 with this user's existing job when the same user submitted
 /// the same transaction before (whatever the signature's bytes). A transaction id alone is a
 /// claim, not proof: the worker grants it only to the owner Apple's signed appAccountToken names,
-/// unless the bearer token that sent it is trusted for claims (`trustedClaimTokens`). The job's
+/// unless the bearer token that sent it is trusted for claims (`trustedClaimTokens`, and in the
+/// database: the token goes along as the proof, so the API's login alone vouches for nobody). The job's
 /// status is at the same `/v1/receipts/{id}` resource as receipts', with the same verdicts.
 struct TransactionRoutes<Context: RequestContext> {
     let configuration: APIConfiguration
@@ -40,9 +41,11 @@ struct TransactionRoutes<Context: RequestContext> {
                                      productID: claims.productID,
                                      orderID: claims.orderID, appAccountToken: transaction.appAccountToken ?? claims.appAccountToken)
         case (nil, let id?):
+            // The database keeps the mark only for a token it trusts too (`TrustedClaimTokens`).
             let trusted = RequestToken.index.map(configuration.trustedClaimTokens.contains) ?? false
             job = .transactionID(try FieldRules.identifier(id, "transaction_id"), userID: claims.userID, productID: claims.productID,
-                                 orderID: claims.orderID, appAccountToken: claims.appAccountToken, trustedClaim: trusted)
+                                 orderID: claims.orderID, appAccountToken: claims.appAccountToken, trustedClaim: trusted,
+                                 claimProof: trusted ? RequestToken.token.map { ClaimProof(token: String($0)) } : nil)
         case (nil, nil):
             throw Problem.invalid("signed_transaction", "give signed_transaction (StoreKit 2) or transaction_id")
         }

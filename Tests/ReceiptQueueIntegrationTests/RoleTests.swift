@@ -206,11 +206,14 @@ struct RoleTests {
 
         let scheduler = try await fixture.pool(.scheduler)
         defer { scheduler.shutdown() }
-        // The scheduler may write `state`, but a state is not a delivery: the ledger decides.
-        try await scheduler.query("UPDATE receiptq.jobs SET state = 'granted' WHERE id = ANY($1::bigint[])", [[ids[1], ids[2]]])
+        // The scheduler may write `state` to requeue and give up, never a verdict (jobs_guard_state),
+        // and a verdict once written never changes — neither into another verdict nor back into the queue.
+        for (state, job) in [("granted", ids[1]), ("granted", ids[2]), ("rejected", ids[0]), ("owned_elsewhere", ids[0]),
+                             ("queued", ids[2]), ("failed", ids[0]), ("rejected", ids[3]), ("granted", ids[3])] {
+            #expect(await Self.refusal(scheduler, "UPDATE receiptq.jobs SET state = '\(state)' WHERE id = \(job)") == Self.denied,
+                    "the scheduler role wrote \(state) on job \(job)")
+        }
         #expect(try await verdicts() == [.delivered, .alreadyDelivered, .ownedByAnotherUser, .pending])
-        // `granted` without a ledger row is refused by the database (jobs_grant_check).
-        #expect(await Self.refusal(scheduler, "UPDATE receiptq.jobs SET state = 'granted' WHERE id = \(ids[3])") == "23514")
         // No event but through append_failed_job_events, and that only for jobs this transaction gave up.
         let eventsBefore = try await fixture.owner.query("SELECT count(*) FROM receiptq.events")[0].decode("count", as: Int.self)
         for sql in [
@@ -228,11 +231,52 @@ struct RoleTests {
         defer { worker.shutdown() }
         #expect(await Self.refusal(worker, "INSERT INTO receiptq.deliveries (endpoint_id, event_sequence, user_id) VALUES ('e', 1, 'u')")
                 == Self.denied, "deliveries come from the fan-out trigger only")
+        // The workers end jobs; even they never rewrite a verdict. The owner may, by hand.
+        #expect(await Self.refusal(worker, "UPDATE receiptq.jobs SET state = 'rejected' WHERE id = \(ids[0])") == Self.denied)
+        #expect(await Self.refusal(worker, "UPDATE receiptq.jobs SET state = 'queued', finished_at = NULL WHERE id = \(ids[1])") == Self.denied)
+        #expect(try await verdicts() == [.delivered, .alreadyDelivered, .ownedByAnotherUser, .pending])
+        #expect(await Self.refusal(fixture.owner, "UPDATE receiptq.jobs SET state = 'rejected' WHERE id = \(ids[2])") == nil)
         let api = try await fixture.pool(.api)
         defer { api.shutdown() }
         for sql in ["UPDATE receiptq.jobs SET state = 'granted' WHERE id = \(ids[2])", "SELECT receiptq.append_failed_job_events(ARRAY[1]::bigint[])"] {
             #expect(await Self.refusal(api, sql) == Self.denied, "the API role ran: \(sql)")
         }
+    }
+
+    @Test func aClaimIsTrustedOnlyWithTheTokenOfABackendTheDatabaseTrustsNeverOnTheAPIsWord() async throws {
+        let fixture = try await Fixture.make()
+        defer { fixture.shutdown() }
+        let trusted = "backend-token-\(UUID().uuidString)", other = "other-token-\(UUID().uuidString)"
+        func digest(_ token: String) async throws -> String {   // as `receiptq api` takes it: SHA-256, hex
+            try await fixture.owner.query("SELECT encode(sha256(convert_to($1, 'UTF8')), 'hex') AS d", [token])[0].decode("d")
+        }
+        let trustedDigest = try await digest(trusted), otherDigest = try await digest(other)
+        try await fixture.owner.withConnection { try TrustedClaimTokens.add(digest: trustedDigest, note: "billing", on: $0) }
+        let api = try await fixture.pool(.api)
+        defer { api.shutdown() }
+        let queue = JobQueue(pool: api)
+        let jobs = try await queue.enqueue([
+            .transactionID("t1", userID: "u1", trustedClaim: true, claimProof: ClaimProof(token: trusted)),
+            .transactionID("t2", userID: "u2", trustedClaim: true),                                          // the API's word alone
+            .transactionID("t3", userID: "u3", trustedClaim: true, claimProof: ClaimProof(token: other)),  // a token the database does not trust
+            .transactionID("t4", userID: "u4", claimProof: ClaimProof(token: trusted)),                    // a proof without the mark marks nothing
+        ])
+        let rows = try await fixture.owner.query("""
+            SELECT id, trusted_claim, claim_proof IS NOT NULL AS stored FROM receiptq.jobs WHERE id = ANY($1::bigint[]) ORDER BY transaction_id
+            """, [jobs.map(\.id)])
+        #expect(try rows.map { try $0.decode("trusted_claim", as: Bool.self) } == [true, false, false, false])
+        #expect(try rows.allSatisfy { try !$0.decode("stored", as: Bool.self) }, "a token is never stored")
+        // As a forger would, straight in SQL: the same.
+        let forged = try await api.query("""
+            INSERT INTO receiptq.jobs (kind, transaction_id, user_id, trusted_claim) VALUES ('transaction_id', 't5', 'mallory', true)
+            RETURNING trusted_claim
+            """)
+        #expect(try forged[0].decode("trusted_claim", as: Bool.self) == false)
+        // Only the owner writes the list; the API reads it (to refuse a configuration the database would not believe).
+        #expect(await Self.refusal(api, "INSERT INTO receiptq.trusted_claim_tokens (digest) VALUES ('\(String(repeating: "a", count: 64))')")
+                == Self.denied)
+        #expect(await Self.refusal(api, "SELECT claim_proof FROM receiptq.jobs") == Self.denied)
+        #expect(try await api.withConnection { try TrustedClaimTokens.unregistered([trustedDigest, otherDigest], on: $0) } == [otherDigest])
     }
 
     @Test func createLoginMakesAMemberOfTheGroupWithoutSendingThePasswordAndRefusesASuperuser() async throws {

@@ -73,6 +73,10 @@ final class StoreKitPipeline: Sendable {
             latency: FakeDurationRange(lower: .milliseconds(5), upper: .milliseconds(20)), outages: outages, serverAPI: serverAPI))
         let roots = [try Certificate(pemEncoded: fake.serverAPI.rootCertificatePEM)]
         let database = try await ScratchDatabase.migrated()
+        // The operator trusts the second token in the database too (`receiptq trusted-claims add`).
+        let owner = database.pool(size: 1)
+        try await owner.withConnection { try TrustedClaimTokens.add(digest: TokenDigests.hexDigest(of: trustedToken), note: nil, on: $0) }
+        owner.shutdown()
         var settings = APIConfiguration(port: 0, tokens: try TokenDigests(hexList: [token, trustedToken].map(TokenDigests.hexDigest).joined(separator: ",")),
                                         trustedClaimTokens: [1], poolSize: 4)
         settings.signedTransactions = try SignedTransactionVerifier(trustedRoots: roots, bundleIds: [bundleId])

@@ -95,6 +95,18 @@ struct EndToEnd {
         return RunningDeliverer(group: group, task: Task { try await group.run() }, pool: pool, http: http)
     }
 
+    /// Runs the scheduler in process, as its own login, ticking every `interval`: production
+    /// always has one, and a run that loads this machine times verifications out (`timed_out`
+    /// waits for the scheduler to queue it again).
+    func startScheduler(interval: Duration = .milliseconds(300)) async throws -> RunningScheduler {
+        var logger = Logger(label: "test-scheduler")
+        logger.logLevel = .error
+        let scheduler = Scheduler(database: try await database.configuration(as: .scheduler),
+                                  configuration: Scheduler.Configuration(interval: interval), logger: logger)
+        let group = ServiceGroup(configuration: .init(services: [scheduler], logger: logger))
+        return RunningScheduler(group: group, task: Task { try await group.run() })
+    }
+
     /// Waits until no job is queued, verifying or timed out.
     func waitUntilDrained(timeout: Duration) async throws -> Bool {
         try await eventually(timeout: timeout, every: .milliseconds(200)) {
@@ -134,6 +146,16 @@ struct RunningWorker {
         try await task.value
         pool.shutdown()
         await http.shutdown()
+    }
+}
+
+struct RunningScheduler {
+    let group: ServiceGroup
+    let task: Task<Void, Error>
+
+    func stop() async throws {
+        await group.triggerGracefulShutdown()
+        try await task.value
     }
 }
 

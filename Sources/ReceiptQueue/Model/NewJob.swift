@@ -25,6 +25,10 @@ public struct NewJob: Sendable, Hashable {
     /// `transactionID`: the backend token that sent it is trusted to vouch for the user, so the
     /// claim counts as proof (`receiptq api --trusted-claim-tokens`).
     public var trustedClaim: Bool = false
+    /// `transactionID` with `trustedClaim`: the token that sent it, which the database checks
+    /// against the tokens it trusts (a claim without one, or with another, is queued as a plain
+    /// claim). Never stored.
+    public var claimProof: ClaimProof?
 
     /// A legacy receipt.
     public init(receiptData: String, transactionID: String, userID: String, productID: String? = nil, orderID: String? = nil,
@@ -53,14 +57,16 @@ public struct NewJob: Sendable, Hashable {
     }
 
     /// A transaction id to look up with the App Store Server API: a claim, granted only to the
-    /// owner Apple's signed appAccountToken names, unless `trustedClaim`.
+    /// owner Apple's signed appAccountToken names, unless `trustedClaim` — which the database keeps
+    /// only with a `claimProof` it trusts, or from its owner.
     public static func transactionID(_ id: String, userID: String, productID: String? = nil, orderID: String? = nil,
-                                     appAccountToken: UUID? = nil, trustedClaim: Bool = false) -> NewJob {
+                                     appAccountToken: UUID? = nil, trustedClaim: Bool = false, claimProof: ClaimProof? = nil) -> NewJob {
         var job = NewJob(receiptData: "", transactionID: id, userID: userID, productID: productID, orderID: orderID,
                          appAccountToken: appAccountToken)
         job.kind = .transactionID
         job.receiptData = nil
         job.trustedClaim = trustedClaim
+        job.claimProof = claimProof
         return job
     }
 

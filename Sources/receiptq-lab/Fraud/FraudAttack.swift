@@ -20,7 +20,6 @@ enum FraudAttack: String, Sendable, Codable, CaseIterable {
     case roleScheduler = "role-scheduler"
     case roleAPI = "role-api"
     case limiterLockout = "limiter-lockout"
-    case openFindings = "open-findings"
 
     /// What the attacker does, for the report.
     var summary: String {
@@ -39,10 +38,9 @@ enum FraudAttack: String, Sendable, Codable, CaseIterable {
         case .unprovableReceipt: "\"MAAA\", 40 × 0x30, a receipt with trailing bytes — each with a victim's transaction id, before the victim"
         case .anotherPurchasesReceipt: "the attacker's own genuine receipt with a victim's transaction id, before the victim"
         case .foreignReceipt: "a receipt holding the victim's transaction, signed by another CA, before the victim"
-        case .roleScheduler: "the scheduler's login forges states, grants, events; requeues a refused replay"
-        case .roleAPI: "the API's login forges states, grants, events; queues a forged JWS and a trusted claim directly"
+        case .roleScheduler: "the scheduler's login forges states, grants, events; requeues a refused replay; turns a payer's delivered job rejected"
+        case .roleAPI: "the API's login forges states, grants, events; queues a forged JWS and trusted claims directly (no token, an untrusted one)"
         case .limiterLockout: "failed authentications from the backends' own address, then the valid tokens"
-        case .openFindings: "(--open-findings) the scheduler's login denies a payer; the API's login vouches for an attacker's claim"
         }
     }
 
@@ -65,10 +63,9 @@ enum FraudAttack: String, Sendable, Codable, CaseIterable {
         case .unprovableReceipt: "a receipt must prove the transaction: pending or 422, never a grant; the victim is delivered after"
         case .anotherPurchasesReceipt: "the receipt must hold the claimed transaction: resubmit, never the victim's grant"
         case .foreignReceipt: "receipts must chain to Apple's root: 422"
-        case .roleScheduler: "role privileges: grants, events and ledger writes refused (42501/23514); whatever it may write leaves every verdict as it was"
-        case .roleAPI: "role privileges: grants, events and states refused (42501); a forged JWS it queues fails in the worker, a claim it queues reads owned_by_another_user"
+        case .roleScheduler: "role privileges: grants, events, ledger writes and verdict states refused (42501/23514); whatever it may write leaves every verdict as it was"
+        case .roleAPI: "role privileges: grants, events and states refused (42501); a forged JWS it queues fails in the worker; a claim it marks trusted without a trusted backend's token is a plain claim (owned_by_another_user, resubmit)"
         case .limiterLockout: "the token is checked first, failures limited per peer and credential: attackers get 401/429, the valid tokens 200"
-        case .openFindings: "none yet (known holes): expected to fail"
         }
     }
 

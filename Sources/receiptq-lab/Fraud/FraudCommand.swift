@@ -50,9 +50,6 @@ struct FraudCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object.")
     var json = false
 
-    @Flag(help: "Also play the attacks that break an invariant on main today (the run then fails): the scheduler's login turning a payer's delivered job into not_paid, the API's login queueing a trusted claim for an attacker.")
-    var openFindings = false
-
     @Flag(help: "Keep the scratch database for inspection.")
     var keepDatabase = false
 
@@ -107,7 +104,7 @@ struct FraudCommand: AsyncParsableCommand {
                 played += 1
                 let began = ContinuousClock.now
                 pinned = await FraudRound(number: played, fleet: fleet, store: store, tally: tally, pool: pool, schedulerLogin: schedulerLogin,
-                                          apiLogin: apiLogin, http: http, openFindings: openFindings).play() && pinned
+                                          apiLogin: apiLogin, http: http).play() && pinned
                 progress(String(format: "round %d played in %.1f s", played, (ContinuousClock.now - began).seconds))
             } while duration.map { ContinuousClock.now - start < $0 } ?? (played < rounds)
         } catch {

@@ -3,6 +3,7 @@ import CommandSupport
 import Crypto
 import Foundation
 import HTTPClient
+import Postgres
 import PostgresTesting
 import ReceiptQueue
 import ReceiptQueueTesting
@@ -71,6 +72,10 @@ struct FraudFleet: Sendable {
         let arguments = Arguments(urls: urls, fake: fake, apiPort: apiPort, keyFile: keyFile,
                                   trustedDigest: TokenDigests.hexDigest(of: trustedToken), migrationsDirectory: migrationsDirectory)
         let digests = [token, trustedToken].map(TokenDigests.hexDigest(of:)).joined(separator: ",")
+        // The operator trusts the second token in the database too (`receiptq trusted-claims add`).
+        let owner = scratch.pool(size: 1)
+        defer { owner.shutdown() }
+        try await owner.withConnection { try TrustedClaimTokens.add(digest: TokenDigests.hexDigest(of: trustedToken), note: "fraud suite", on: $0) }
         let processes = try ChaosProcesses(logDirectory: logs, environment: ["RECEIPTQ_API_TOKENS": digests],
                                            arguments: { arguments.of($0) })
         let fleet = FraudFleet(fake: fake, processes: processes, apiURL: "http://127.0.0.1:\(apiPort)", token: token,

@@ -3,8 +3,7 @@
 /// limiter never refused a valid token, and the fleet was whole throughout.
 extension FraudTally.State {
     func playInvariants(pinned: Bool, processesAlive: Bool) -> [ChaosInvariant] {
-        let special: Set<String> = [FraudAttack.roleScheduler.rawValue, FraudAttack.roleAPI.rawValue, FraudAttack.limiterLockout.rawValue,
-                                    FraudAttack.openFindings.rawValue]
+        let special: Set<String> = [FraudAttack.roleScheduler.rawValue, FraudAttack.roleAPI.rawValue, FraudAttack.limiterLockout.rawValue]
         func part(_ attacks: Set<String>?, _ name: String) -> ChaosInvariant {
             func inPart(_ attack: String) -> Bool {
                 guard let attacks else { return !special.contains(attack) }
@@ -20,7 +19,7 @@ extension FraudTally.State {
         }
         return [
             part(nil, "every attack went as the threat model allows (each move's outcome, each job read again at the end)"),
-            part([FraudAttack.roleScheduler.rawValue, FraudAttack.roleAPI.rawValue, FraudAttack.openFindings.rawValue],
+            part([FraudAttack.roleScheduler.rawValue, FraudAttack.roleAPI.rawValue],
                  "role abuse: every forged statement refused by PostgreSQL, or harmless to every verdict"),
             part([FraudAttack.limiterLockout.rawValue], "the auth limiter locks out bad tokens, never a valid one from the same address"),
             ChaosInvariant(name: "each receipt attack met each verifier alone (the other worker paused while idle)", held: pinned,

@@ -52,6 +52,23 @@ extension FraudPlay {
                                   allowed: Self.refusals + ["ran"])
             if ran == "ran" { attacked(mallory, "the requeued replay, verified again", await backend.final(await backend.status(replay))) }
         }
+        try await schedulerDeniesAPayer(login)
+    }
+
+    /// The scheduler's login may write `state` (to requeue and give up), but never a verdict: a
+    /// payer's delivered job turned `rejected` would read `not_paid` and tell the app to finish the
+    /// transaction and deliver nothing (`jobs_guard_state`: refused 42501).
+    private func schedulerDeniesAPayer(_ login: PostgresPool) async throws {
+        let buyer = user("denied-payer")
+        let purchase = try await store.buy(appleAccount(buyer))
+        mustGrant(purchase, to: buyer)
+        let first = payer(buyer, "signed transaction", await backend.final(await backend.signed(try await store.signed(purchase), user: buyer)), delivers: true)
+        guard let id = first.id else { return }
+        for verdict in ["rejected", "owned_elsewhere"] {
+            await forge(login, "scheduler login", "state = \(verdict) on a payer's delivered job",
+                        "UPDATE receiptq.jobs SET state = $2 WHERE id = $1", [id, verdict])
+        }
+        payer(buyer, "reads the job after the forged states", await backend.status(id))
     }
 
     /// As the API's login. It may queue jobs (that is its work); a queued job proves nothing by itself.
@@ -93,6 +110,42 @@ extension FraudPlay {
                                    ["transaction_id", nil, transaction, mallory, nil, true]) {
             attacked(mallory, "the directly queued trusted claim", await backend.final(await backend.status(id)))
         }
+        try await apiLoginVouchesForAnAttacker(login)
+    }
+
+    /// The API's login may queue a claim marked trusted, but the database keeps the mark only with
+    /// the token of a backend it trusts (`jobs_check_trusted_claim`): with the password alone, or
+    /// with the API's other token, a fresh purchase's transaction id is a plain claim, and its payer
+    /// who comes later is delivered.
+    private func apiLoginVouchesForAnAttacker(_ login: PostgresPool) async throws {
+        let victim = user("victim")
+        let purchase = try await store.buy(appleAccount(victim))
+        mustGrant(purchase, to: victim)
+        let mallory = attacker(1)
+        if let id = await forgeJob(login, "API login", "a trusted claim of a fresh purchase, queued directly",
+                                   ["transaction_id", nil, purchase.transactionId, mallory, nil, true]) {
+            attacked(mallory, "the directly queued trusted claim of a fresh purchase", await backend.final(await backend.status(id)),
+                     allowed: ["resubmit"])
+        }
+        do {
+            let row = try await login.query("""
+                INSERT INTO receiptq.jobs (kind, transaction_id, user_id, trusted_claim, claim_proof)
+                VALUES ('transaction_id', $1, $2, true, $3) RETURNING id, trusted_claim
+                """, [purchase.transactionId, attacker(2), backend.token]).first
+            let kept = try row?.decode("trusted_claim", as: Bool.self) ?? false
+            let job = try row?.decode("id", as: Int64.self) ?? 0
+            let stored = try await pool.query("SELECT count(*) AS stored FROM receiptq.jobs WHERE id = $1 AND claim_proof IS NOT NULL",
+                                              [job])[0].decode("stored", as: Int.self) > 0
+            check("a trusted claim with an untrusted backend's token is queued as a plain claim, the token not stored",
+                  !kept && !stored, "trusted_claim \(kept), claim_proof stored \(stored)")
+            if job > 0 {
+                attacked(attacker(2), "the directly queued claim with an untrusted token", await backend.final(await backend.status(job)),
+                         allowed: ["resubmit"])
+            }
+        } catch {
+            check("a trusted claim with an untrusted backend's token is queued as a plain claim", false, "refused: \(error)")
+        }
+        payer(victim, "signed transaction", await backend.final(await backend.signed(try await store.signed(purchase), user: victim)), delivers: true)
     }
 
     private func purchaseKey(of job: Int64) async throws -> String {

@@ -7,7 +7,7 @@ import Postgres
 /// 2. the receipt attacks with only the verify-receipt worker running, then only the server-api
 ///    one (`FraudPin`), so each verifier meets every receipt attack;
 /// 3. role abuse as the scheduler's and the API's logins, on what the round left;
-/// 4. with `--open-findings`, the attacks that break an invariant on main today; the limiter lockout;
+/// 4. the limiter lockout;
 /// 5. every job of the round read again through the API.
 struct FraudRound: Sendable {
     let number: Int
@@ -18,8 +18,6 @@ struct FraudRound: Sendable {
     let schedulerLogin: PostgresPool
     let apiLogin: PostgresPool
     let http: HTTPClient
-    /// Also play the attacks that break an invariant on main today (`FraudPlay+OpenFindings`).
-    let openFindings: Bool
 
     static let signedAttacks: [FraudAttack] = [
         .jwsReplay, .jwsMalleability, .tokenFirst, .tokenMismatch, .claimTokenless, .claimTokenBound, .claimTrusted, .familyReplay, .refundReplay,
@@ -43,12 +41,6 @@ struct FraudRound: Sendable {
         if let targets {
             await run(play(.roleScheduler)) { try await $0.schedulerAbuse(schedulerLogin, targets) }
             await run(play(.roleAPI)) { try await $0.apiAbuse(apiLogin, targets) }
-        }
-        if openFindings {
-            await run(play(.openFindings)) {
-                try await $0.schedulerDeniesAPayer(schedulerLogin)
-                try await $0.apiLoginVouchesForAnAttacker(apiLogin)
-            }
         }
         await play(.limiterLockout).limiterLockout(http: http)
         await reread()
@@ -82,7 +74,7 @@ struct FraudRound: Sendable {
             case .unprovableReceipt: try await play.unprovableReceipts()
             case .anotherPurchasesReceipt: try await play.anotherPurchasesReceipt()
             case .foreignReceipt: try await play.foreignReceipt()
-            case .roleScheduler, .roleAPI, .limiterLockout, .openFindings: break
+            case .roleScheduler, .roleAPI, .limiterLockout: break
             }
         } catch {
             play.check("played to the end", false, "\(error)")

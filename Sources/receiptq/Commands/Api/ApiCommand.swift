@@ -3,6 +3,9 @@ import ArgumentParser
 import CommandSupport
 import Foundation
 import HTTPClient
+import Logging
+import Postgres
+import ReceiptQueue
 import ServiceLifecycle
 
 /// `receiptq api`: the HTTP front backends talk to. Reads flags, then the environment, validates
@@ -30,7 +33,7 @@ struct ApiCommand: AsyncParsableCommand {
         settings.host = listener.host ?? settings.host
         settings.port = listener.port ?? settings.port
         settings.tokens = try loadTokens(environment)
-        settings.trustedClaimTokens = try trustedTokens(environment, among: settings.tokens)
+        settings.trustedClaimTokens = try trustedTokens(environment, among: settings.tokens).indices
         settings.maxReceiptBytes = access.maxReceiptBytes ?? settings.maxReceiptBytes
         settings.rateLimitPerSecond = access.rateLimit ?? settings.rateLimitPerSecond
         settings.rateLimitBurst = access.rateBurst ?? settings.rateLimitBurst
@@ -63,6 +66,7 @@ struct ApiCommand: AsyncParsableCommand {
         FileDescriptorLimit.raise(to: 16_384, logger: logger)
         let files = try migrations.load()
         let config = try database.configuration(applicationName: "receiptq-api-\(getpid())")
+        try await checkTrustedTokensRegistered(try trustedTokens(environment, among: settings.tokens).hex, database: config, logger: logger)
 
         let adminSettings = try admin.configuration(defaultPort: Self.defaultAdminPort)
         guard adminSettings.port != settings.port || adminSettings.port == 0 else {
@@ -88,9 +92,10 @@ struct ApiCommand: AsyncParsableCommand {
         try await group.run()
     }
 
-    /// The accepted tokens trusted for transaction-id claims; each must be an accepted token.
-    private func trustedTokens(_ environment: EnvironmentReader, among tokens: TokenDigests) throws -> Set<Int> {
-        guard let text = access.trustedClaimTokens else { return [] }
+    /// The accepted tokens trusted for transaction-id claims (each must be an accepted token), and
+    /// their digests.
+    private func trustedTokens(_ environment: EnvironmentReader, among tokens: TokenDigests) throws -> (indices: Set<Int>, hex: [String]) {
+        guard let text = access.trustedClaimTokens else { return ([], []) }
         let trusted: TokenDigests
         do { trusted = try TokenDigests(hexList: text) } catch {
             throw ConfigurationError("--trusted-claim-tokens: \(error)")
@@ -98,7 +103,31 @@ struct ApiCommand: AsyncParsableCommand {
         guard let indices = tokens.indices(of: trusted) else {
             throw ConfigurationError("--trusted-claim-tokens names a digest that is not an accepted API token (RECEIPTQ_API_TOKENS or --tokens-file)")
         }
-        return indices
+        return (indices, trusted.hexDigests)
+    }
+
+    /// Refuses to start when the database does not trust a token `--trusted-claim-tokens` names:
+    /// its claims would be queued as plain claims, silently. A database not reachable yet is not a
+    /// configuration error (readiness reports it); the check is then skipped, and the database
+    /// still decides each claim.
+    private func checkTrustedTokensRegistered(_ digests: [String], database: PostgresConfiguration, logger: Logger) async throws {
+        guard !digests.isEmpty else { return }
+        let missing: [String]
+        let pool = PostgresPool(configuration: database, size: 1)
+        defer { pool.shutdown() }
+        do {
+            missing = try await pool.withConnection { try TrustedClaimTokens.unregistered(digests, on: $0) }
+        } catch {
+            logger.warning("could not check --trusted-claim-tokens against the database; the database still decides each claim",
+                           metadata: ["error": "\(error)"])
+            return
+        }
+        guard missing.isEmpty else {
+            throw ConfigurationError("""
+                --trusted-claim-tokens names \(missing.count) token(s) the database does not trust: as the schema's owner, run \
+                receiptq trusted-claims add --digest \(missing[0].prefix(12))… (the API's login cannot vouch for a claim by itself)
+                """)
+        }
     }
 
     /// Digests only; the command refuses to start with none (every request would be a 401).
