@@ -659,27 +659,34 @@ COMMENT ON COLUMN receiptq.jobs.trusted_claim IS 'transaction_id jobs: the backe
 --
 
 CREATE VIEW receiptq.claimable_work AS
- SELECT w.due,
-    w.failed_last_minute,
-    w.answered_last_minute,
-    w.apple_failing,
+ WITH counts AS MATERIALIZED (
+         SELECT ( SELECT count(*) AS count
+                   FROM receiptq.jobs
+                  WHERE ((jobs.state = 'queued'::text) AND (jobs.run_at <= now()))) AS due,
+            (( SELECT count(*) AS count
+                   FROM receiptq.jobs
+                  WHERE ((jobs.state = 'queued'::text) AND (jobs.run_at > (now() - '00:01:00'::interval)) AND (jobs.updated_at > (now() - '00:01:00'::interval)) AND (jobs.last_error IS NOT NULL))) + ( SELECT count(*) AS count
+                   FROM receiptq.jobs
+                  WHERE ((jobs.state = 'timed_out'::text) AND (jobs.run_at > (now() - '00:01:00'::interval)) AND (jobs.updated_at > (now() - '00:01:00'::interval)) AND (jobs.last_error IS NOT NULL)))) AS failed_last_minute,
+            ( SELECT count(*) AS count
+                   FROM receiptq.jobs
+                  WHERE ((jobs.finished_at > (now() - '00:01:00'::interval)) AND (jobs.state = ANY (ARRAY['granted'::text, 'already_granted'::text, 'rejected'::text])) AND (jobs.apple_environment IS NOT NULL))) AS answered_last_minute
+        ), verdict AS MATERIALIZED (
+         SELECT counts.due,
+            counts.failed_last_minute,
+            counts.answered_last_minute,
+            ((counts.failed_last_minute >= 10) AND ((counts.failed_last_minute * 4) >= ((counts.failed_last_minute + counts.answered_last_minute) * 3))) AS apple_failing
+           FROM counts
+        )
+ SELECT verdict.due,
+    verdict.failed_last_minute,
+    verdict.answered_last_minute,
+    verdict.apple_failing,
         CASE
-            WHEN w.apple_failing THEN (0)::bigint
-            ELSE w.due
+            WHEN verdict.apple_failing THEN (0)::bigint
+            ELSE verdict.due
         END AS claimable
-   FROM ( SELECT d.due,
-            f.failed_last_minute,
-            a.answered_last_minute,
-            ((f.failed_last_minute >= 10) AND ((f.failed_last_minute * 4) >= ((f.failed_last_minute + a.answered_last_minute) * 3))) AS apple_failing
-           FROM ( SELECT count(*) AS due
-                   FROM receiptq.jobs
-                  WHERE ((jobs.state = 'queued'::text) AND (jobs.run_at <= now()))) d,
-            ( SELECT count(*) AS failed_last_minute
-                   FROM receiptq.jobs
-                  WHERE ((jobs.state = ANY (ARRAY['queued'::text, 'timed_out'::text])) AND (jobs.run_at > (now() - '00:01:00'::interval)) AND (jobs.updated_at > (now() - '00:01:00'::interval)) AND (jobs.last_error IS NOT NULL))) f,
-            ( SELECT count(*) AS answered_last_minute
-                   FROM receiptq.jobs
-                  WHERE ((jobs.finished_at > (now() - '00:01:00'::interval)) AND (jobs.state = ANY (ARRAY['granted'::text, 'already_granted'::text, 'rejected'::text])) AND (jobs.apple_environment IS NOT NULL))) a) w;
+   FROM verdict;
 
 
 --
