@@ -499,145 +499,6 @@ COMMENT ON VIEW receiptq.api_rate_budget_status IS 'App Store Server API budgets
 
 
 --
--- Name: consumption_consents; Type: TABLE; Schema: receiptq; Owner: -
---
-
-CREATE TABLE receiptq.consumption_consents (
-    user_id text NOT NULL,
-    consented boolean NOT NULL,
-    recorded_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT consumption_consents_user_check CHECK (((length(user_id) >= 1) AND (length(user_id) <= 256)))
-);
-
-
---
--- Name: TABLE consumption_consents; Type: COMMENT; Schema: receiptq; Owner: -
---
-
-COMMENT ON TABLE receiptq.consumption_consents IS 'Whether the user consented to share consumption data with Apple (recorded by the backend through the API).';
-
-
---
--- Name: consumption_requests; Type: TABLE; Schema: receiptq; Owner: -
---
-
-CREATE TABLE receiptq.consumption_requests (
-    notification_uuid uuid NOT NULL,
-    transaction_id text NOT NULL,
-    environment text NOT NULL,
-    user_id text,
-    reason text,
-    deadline timestamp with time zone NOT NULL,
-    state text DEFAULT 'queued'::text NOT NULL,
-    attempts integer DEFAULT 0 NOT NULL,
-    run_at timestamp with time zone DEFAULT now() NOT NULL,
-    locked_by text,
-    locked_until timestamp with time zone,
-    last_error text,
-    sent_at timestamp with time zone,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT consumption_requests_lease_check CHECK (((state = 'sending'::text) = ((locked_by IS NOT NULL) AND (locked_until IS NOT NULL)))),
-    CONSTRAINT consumption_requests_state_check CHECK ((state = ANY (ARRAY['queued'::text, 'sending'::text, 'sent'::text, 'no_consent'::text, 'expired'::text, 'failed'::text])))
-);
-
-
---
--- Name: TABLE consumption_requests; Type: COMMENT; Schema: receiptq; Owner: -
---
-
-COMMENT ON TABLE receiptq.consumption_requests IS 'Apple''s CONSUMPTION_REQUESTs: answered with Send Consumption Information before deadline when the user consented; never after.';
-
-
---
--- Name: deliveries; Type: TABLE; Schema: receiptq; Owner: -
---
-
-CREATE TABLE receiptq.deliveries (
-    endpoint_id text NOT NULL,
-    event_sequence bigint NOT NULL,
-    user_id text NOT NULL,
-    state text DEFAULT 'queued'::text NOT NULL,
-    attempts integer DEFAULT 0 NOT NULL,
-    run_at timestamp with time zone DEFAULT now() NOT NULL,
-    locked_by text,
-    locked_until timestamp with time zone,
-    last_status integer,
-    last_error text,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    budget_from timestamp with time zone DEFAULT now() NOT NULL,
-    delivered_at timestamp with time zone,
-    CONSTRAINT deliveries_lease_check CHECK (((state = 'delivering'::text) = ((locked_by IS NOT NULL) AND (locked_until IS NOT NULL)))),
-    CONSTRAINT deliveries_state_check CHECK ((state = ANY (ARRAY['queued'::text, 'delivering'::text, 'delivered'::text, 'failed'::text])))
-)
-WITH (fillfactor='80', autovacuum_vacuum_scale_factor='0.01', autovacuum_vacuum_cost_delay='0');
-
-
---
--- Name: TABLE deliveries; Type: COMMENT; Schema: receiptq; Owner: -
---
-
-COMMENT ON TABLE receiptq.deliveries IS 'Webhook deliveries: queued -> delivering (leased) -> delivered | failed (gave up after the retry deadline; re-drivable). In order per (endpoint, user).';
-
-
---
--- Name: COLUMN deliveries.budget_from; Type: COMMENT; Schema: receiptq; Owner: -
---
-
-COMMENT ON COLUMN receiptq.deliveries.budget_from IS 'The retry deadline (3 days by default) counts from here: creation, or the last re-drive.';
-
-
---
--- Name: events; Type: TABLE; Schema: receiptq; Owner: -
---
-
-CREATE TABLE receiptq.events (
-    sequence bigint NOT NULL,
-    id uuid DEFAULT gen_random_uuid() NOT NULL,
-    type text NOT NULL,
-    user_id text NOT NULL,
-    job_id bigint,
-    purchase_key text,
-    body jsonb NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL
-);
-
-
---
--- Name: TABLE events; Type: COMMENT; Schema: receiptq; Owner: -
---
-
-COMMENT ON TABLE receiptq.events IS 'Append-only outbox: one row per change a backend cares about, written in the same transaction as the change. sequence follows commit order.';
-
-
---
--- Name: COLUMN events.id; Type: COMMENT; Schema: receiptq; Owner: -
---
-
-COMMENT ON COLUMN receiptq.events.id IS 'Stable event id: a backend deduplicates deliveries by it.';
-
-
---
--- Name: COLUMN events.body; Type: COMMENT; Schema: receiptq; Owner: -
---
-
-COMMENT ON COLUMN receiptq.events.body IS 'The JSON delivered to webhooks and served by GET /v1/events (documented in the OpenAPI document).';
-
-
---
--- Name: events_sequence_seq; Type: SEQUENCE; Schema: receiptq; Owner: -
---
-
-ALTER TABLE receiptq.events ALTER COLUMN sequence ADD GENERATED ALWAYS AS IDENTITY (
-    SEQUENCE NAME receiptq.events_sequence_seq
-    START WITH 1
-    INCREMENT BY 1
-    NO MINVALUE
-    NO MAXVALUE
-    CACHE 1
-);
-
-
---
 -- Name: jobs; Type: TABLE; Schema: receiptq; Owner: -
 --
 
@@ -863,6 +724,187 @@ COMMENT ON COLUMN receiptq.jobs.trusted_claim IS 'transaction_id jobs: the backe
 --
 
 COMMENT ON COLUMN receiptq.jobs.claim_proof IS 'Always NULL once written: the bearer token a trusted claim arrives with, checked against receiptq.trusted_claim_tokens and cleared by jobs_check_trusted_claim before the row is stored.';
+
+
+--
+-- Name: claimable_work; Type: VIEW; Schema: receiptq; Owner: -
+--
+
+CREATE VIEW receiptq.claimable_work AS
+ WITH counts AS MATERIALIZED (
+         SELECT ( SELECT count(*) AS count
+                   FROM receiptq.jobs
+                  WHERE ((jobs.state = 'queued'::text) AND (jobs.run_at <= now()))) AS due,
+            (( SELECT count(*) AS count
+                   FROM receiptq.jobs
+                  WHERE ((jobs.state = 'queued'::text) AND (jobs.run_at > (now() - '00:01:00'::interval)) AND (jobs.updated_at > (now() - '00:01:00'::interval)) AND (jobs.last_error IS NOT NULL))) + ( SELECT count(*) AS count
+                   FROM receiptq.jobs
+                  WHERE ((jobs.state = 'timed_out'::text) AND (jobs.run_at > (now() - '00:01:00'::interval)) AND (jobs.updated_at > (now() - '00:01:00'::interval)) AND (jobs.last_error IS NOT NULL)))) AS failed_last_minute,
+            ( SELECT count(*) AS count
+                   FROM receiptq.jobs
+                  WHERE ((jobs.finished_at > (now() - '00:01:00'::interval)) AND (jobs.state = ANY (ARRAY['granted'::text, 'already_granted'::text, 'rejected'::text])) AND (jobs.apple_environment IS NOT NULL))) AS answered_last_minute
+        ), verdict AS MATERIALIZED (
+         SELECT counts.due,
+            counts.failed_last_minute,
+            counts.answered_last_minute,
+            ((counts.failed_last_minute >= 10) AND ((counts.failed_last_minute * 4) >= ((counts.failed_last_minute + counts.answered_last_minute) * 3))) AS apple_failing
+           FROM counts
+        )
+ SELECT verdict.due,
+    verdict.failed_last_minute,
+    verdict.answered_last_minute,
+    verdict.apple_failing,
+        CASE
+            WHEN verdict.apple_failing THEN (0)::bigint
+            ELSE verdict.due
+        END AS claimable
+   FROM verdict;
+
+
+--
+-- Name: VIEW claimable_work; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON VIEW receiptq.claimable_work IS 'What to scale workers on: claimable = jobs due now (queued, run_at <= now()), or 0 while Apple is failing (apple_failing: in the last minute at least 10 attempts ended in a retry or timeout, and they are 3/4 or more of the attempts that ended; the workers'' breakers are open then and claim nothing).';
+
+
+--
+-- Name: consumption_consents; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.consumption_consents (
+    user_id text NOT NULL,
+    consented boolean NOT NULL,
+    recorded_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT consumption_consents_user_check CHECK (((length(user_id) >= 1) AND (length(user_id) <= 256)))
+);
+
+
+--
+-- Name: TABLE consumption_consents; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.consumption_consents IS 'Whether the user consented to share consumption data with Apple (recorded by the backend through the API).';
+
+
+--
+-- Name: consumption_requests; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.consumption_requests (
+    notification_uuid uuid NOT NULL,
+    transaction_id text NOT NULL,
+    environment text NOT NULL,
+    user_id text,
+    reason text,
+    deadline timestamp with time zone NOT NULL,
+    state text DEFAULT 'queued'::text NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    run_at timestamp with time zone DEFAULT now() NOT NULL,
+    locked_by text,
+    locked_until timestamp with time zone,
+    last_error text,
+    sent_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT consumption_requests_lease_check CHECK (((state = 'sending'::text) = ((locked_by IS NOT NULL) AND (locked_until IS NOT NULL)))),
+    CONSTRAINT consumption_requests_state_check CHECK ((state = ANY (ARRAY['queued'::text, 'sending'::text, 'sent'::text, 'no_consent'::text, 'expired'::text, 'failed'::text])))
+);
+
+
+--
+-- Name: TABLE consumption_requests; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.consumption_requests IS 'Apple''s CONSUMPTION_REQUESTs: answered with Send Consumption Information before deadline when the user consented; never after.';
+
+
+--
+-- Name: deliveries; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.deliveries (
+    endpoint_id text NOT NULL,
+    event_sequence bigint NOT NULL,
+    user_id text NOT NULL,
+    state text DEFAULT 'queued'::text NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    run_at timestamp with time zone DEFAULT now() NOT NULL,
+    locked_by text,
+    locked_until timestamp with time zone,
+    last_status integer,
+    last_error text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    budget_from timestamp with time zone DEFAULT now() NOT NULL,
+    delivered_at timestamp with time zone,
+    CONSTRAINT deliveries_lease_check CHECK (((state = 'delivering'::text) = ((locked_by IS NOT NULL) AND (locked_until IS NOT NULL)))),
+    CONSTRAINT deliveries_state_check CHECK ((state = ANY (ARRAY['queued'::text, 'delivering'::text, 'delivered'::text, 'failed'::text])))
+)
+WITH (fillfactor='80', autovacuum_vacuum_scale_factor='0.01', autovacuum_vacuum_cost_delay='0');
+
+
+--
+-- Name: TABLE deliveries; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.deliveries IS 'Webhook deliveries: queued -> delivering (leased) -> delivered | failed (gave up after the retry deadline; re-drivable). In order per (endpoint, user).';
+
+
+--
+-- Name: COLUMN deliveries.budget_from; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.deliveries.budget_from IS 'The retry deadline (3 days by default) counts from here: creation, or the last re-drive.';
+
+
+--
+-- Name: events; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.events (
+    sequence bigint NOT NULL,
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    type text NOT NULL,
+    user_id text NOT NULL,
+    job_id bigint,
+    purchase_key text,
+    body jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+
+--
+-- Name: TABLE events; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.events IS 'Append-only outbox: one row per change a backend cares about, written in the same transaction as the change. sequence follows commit order.';
+
+
+--
+-- Name: COLUMN events.id; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.events.id IS 'Stable event id: a backend deduplicates deliveries by it.';
+
+
+--
+-- Name: COLUMN events.body; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.events.body IS 'The JSON delivered to webhooks and served by GET /v1/events (documented in the OpenAPI document).';
+
+
+--
+-- Name: events_sequence_seq; Type: SEQUENCE; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE receiptq.events ALTER COLUMN sequence ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME receiptq.events_sequence_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
 
 
 --
@@ -2285,207 +2327,6 @@ GRANT SELECT ON TABLE receiptq.api_rate_budget_status TO receiptq_readonly;
 
 
 --
--- Name: TABLE consumption_consents; Type: ACL; Schema: receiptq; Owner: -
---
-
-GRANT SELECT,INSERT ON TABLE receiptq.consumption_consents TO receiptq_api;
-GRANT SELECT ON TABLE receiptq.consumption_consents TO receiptq_worker;
-GRANT SELECT ON TABLE receiptq.consumption_consents TO receiptq_readonly;
-
-
---
--- Name: COLUMN consumption_consents.consented; Type: ACL; Schema: receiptq; Owner: -
---
-
-GRANT UPDATE(consented) ON TABLE receiptq.consumption_consents TO receiptq_api;
-
-
---
--- Name: COLUMN consumption_consents.recorded_at; Type: ACL; Schema: receiptq; Owner: -
---
-
-GRANT UPDATE(recorded_at) ON TABLE receiptq.consumption_consents TO receiptq_api;
-
-
---
--- Name: TABLE consumption_requests; Type: ACL; Schema: receiptq; Owner: -
---
-
-GRANT SELECT,INSERT ON TABLE receiptq.consumption_requests TO receiptq_worker;
-GRANT SELECT,DELETE ON TABLE receiptq.consumption_requests TO receiptq_scheduler;
-GRANT SELECT ON TABLE receiptq.consumption_requests TO receiptq_readonly;
-
-
---
--- Name: COLUMN consumption_requests.state; Type: ACL; Schema: receiptq; Owner: -
---
-
-GRANT UPDATE(state) ON TABLE receiptq.consumption_requests TO receiptq_worker;
-GRANT UPDATE(state) ON TABLE receiptq.consumption_requests TO receiptq_scheduler;
-
-
---
--- Name: COLUMN consumption_requests.attempts; Type: ACL; Schema: receiptq; Owner: -
---
-
-GRANT UPDATE(attempts) ON TABLE receiptq.consumption_requests TO receiptq_worker;
-
-
---
--- Name: COLUMN consumption_requests.run_at; Type: ACL; Schema: receiptq; Owner: -
---
-
-GRANT UPDATE(run_at) ON TABLE receiptq.consumption_requests TO receiptq_worker;
-GRANT UPDATE(run_at) ON TABLE receiptq.consumption_requests TO receiptq_scheduler;
-
-
---
--- Name: COLUMN consumption_requests.locked_by; Type: ACL; Schema: receiptq; Owner: -
---
-
-GRANT UPDATE(locked_by) ON TABLE receiptq.consumption_requests TO receiptq_worker;
-GRANT UPDATE(locked_by) ON TABLE receiptq.consumption_requests TO receiptq_scheduler;
-
-
---
--- Name: COLUMN consumption_requests.locked_until; Type: ACL; Schema: receiptq; Owner: -
---
-
-GRANT UPDATE(locked_until) ON TABLE receiptq.consumption_requests TO receiptq_worker;
-GRANT UPDATE(locked_until) ON TABLE receiptq.consumption_requests TO receiptq_scheduler;
-
-
---
--- Name: COLUMN consumption_requests.last_error; Type: ACL; Schema: receiptq; Owner: -
---
-
-GRANT UPDATE(last_error) ON TABLE receiptq.consumption_requests TO receiptq_worker;
-GRANT UPDATE(last_error) ON TABLE receiptq.consumption_requests TO receiptq_scheduler;
-
-
---
--- Name: COLUMN consumption_requests.sent_at; Type: ACL; Schema: receiptq; Owner: -
---
-
-GRANT UPDATE(sent_at) ON TABLE receiptq.consumption_requests TO receiptq_worker;
-
-
---
--- Name: TABLE deliveries; Type: ACL; Schema: receiptq; Owner: -
---
-
-GRANT SELECT ON TABLE receiptq.deliveries TO receiptq_worker;
-GRANT SELECT ON TABLE receiptq.deliveries TO receiptq_scheduler;
-GRANT SELECT ON TABLE receiptq.deliveries TO receiptq_readonly;
-
-
---
--- Name: COLUMN deliveries.state; Type: ACL; Schema: receiptq; Owner: -
---
-
-GRANT UPDATE(state) ON TABLE receiptq.deliveries TO receiptq_worker;
-GRANT UPDATE(state) ON TABLE receiptq.deliveries TO receiptq_scheduler;
-
-
---
--- Name: COLUMN deliveries.attempts; Type: ACL; Schema: receiptq; Owner: -
---
-
-GRANT UPDATE(attempts) ON TABLE receiptq.deliveries TO receiptq_worker;
-
-
---
--- Name: COLUMN deliveries.run_at; Type: ACL; Schema: receiptq; Owner: -
---
-
-GRANT UPDATE(run_at) ON TABLE receiptq.deliveries TO receiptq_worker;
-GRANT UPDATE(run_at) ON TABLE receiptq.deliveries TO receiptq_scheduler;
-
-
---
--- Name: COLUMN deliveries.locked_by; Type: ACL; Schema: receiptq; Owner: -
---
-
-GRANT UPDATE(locked_by) ON TABLE receiptq.deliveries TO receiptq_worker;
-GRANT UPDATE(locked_by) ON TABLE receiptq.deliveries TO receiptq_scheduler;
-
-
---
--- Name: COLUMN deliveries.locked_until; Type: ACL; Schema: receiptq; Owner: -
---
-
-GRANT UPDATE(locked_until) ON TABLE receiptq.deliveries TO receiptq_worker;
-GRANT UPDATE(locked_until) ON TABLE receiptq.deliveries TO receiptq_scheduler;
-
-
---
--- Name: COLUMN deliveries.last_status; Type: ACL; Schema: receiptq; Owner: -
---
-
-GRANT UPDATE(last_status) ON TABLE receiptq.deliveries TO receiptq_worker;
-
-
---
--- Name: COLUMN deliveries.last_error; Type: ACL; Schema: receiptq; Owner: -
---
-
-GRANT UPDATE(last_error) ON TABLE receiptq.deliveries TO receiptq_worker;
-GRANT UPDATE(last_error) ON TABLE receiptq.deliveries TO receiptq_scheduler;
-
-
---
--- Name: COLUMN deliveries.delivered_at; Type: ACL; Schema: receiptq; Owner: -
---
-
-GRANT UPDATE(delivered_at) ON TABLE receiptq.deliveries TO receiptq_worker;
-
-
---
--- Name: TABLE events; Type: ACL; Schema: receiptq; Owner: -
---
-
-GRANT SELECT ON TABLE receiptq.events TO receiptq_api;
-GRANT SELECT ON TABLE receiptq.events TO receiptq_worker;
-GRANT SELECT,DELETE ON TABLE receiptq.events TO receiptq_scheduler;
-GRANT SELECT ON TABLE receiptq.events TO receiptq_readonly;
-
-
---
--- Name: COLUMN events.type; Type: ACL; Schema: receiptq; Owner: -
---
-
-GRANT INSERT(type) ON TABLE receiptq.events TO receiptq_worker;
-
-
---
--- Name: COLUMN events.user_id; Type: ACL; Schema: receiptq; Owner: -
---
-
-GRANT INSERT(user_id) ON TABLE receiptq.events TO receiptq_worker;
-
-
---
--- Name: COLUMN events.job_id; Type: ACL; Schema: receiptq; Owner: -
---
-
-GRANT INSERT(job_id) ON TABLE receiptq.events TO receiptq_worker;
-
-
---
--- Name: COLUMN events.purchase_key; Type: ACL; Schema: receiptq; Owner: -
---
-
-GRANT INSERT(purchase_key) ON TABLE receiptq.events TO receiptq_worker;
-
-
---
--- Name: COLUMN events.body; Type: ACL; Schema: receiptq; Owner: -
---
-
-GRANT INSERT(body) ON TABLE receiptq.events TO receiptq_worker;
-
-
---
 -- Name: TABLE jobs; Type: ACL; Schema: receiptq; Owner: -
 --
 
@@ -2759,6 +2600,215 @@ GRANT INSERT(trusted_claim) ON TABLE receiptq.jobs TO receiptq_worker;
 
 GRANT INSERT(claim_proof) ON TABLE receiptq.jobs TO receiptq_api;
 GRANT INSERT(claim_proof) ON TABLE receiptq.jobs TO receiptq_worker;
+
+
+--
+-- Name: TABLE claimable_work; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.claimable_work TO receiptq_scheduler;
+GRANT SELECT ON TABLE receiptq.claimable_work TO receiptq_readonly;
+
+
+--
+-- Name: TABLE consumption_consents; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT,INSERT ON TABLE receiptq.consumption_consents TO receiptq_api;
+GRANT SELECT ON TABLE receiptq.consumption_consents TO receiptq_worker;
+GRANT SELECT ON TABLE receiptq.consumption_consents TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN consumption_consents.consented; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(consented) ON TABLE receiptq.consumption_consents TO receiptq_api;
+
+
+--
+-- Name: COLUMN consumption_consents.recorded_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(recorded_at) ON TABLE receiptq.consumption_consents TO receiptq_api;
+
+
+--
+-- Name: TABLE consumption_requests; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT,INSERT ON TABLE receiptq.consumption_requests TO receiptq_worker;
+GRANT SELECT,DELETE ON TABLE receiptq.consumption_requests TO receiptq_scheduler;
+GRANT SELECT ON TABLE receiptq.consumption_requests TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN consumption_requests.state; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(state) ON TABLE receiptq.consumption_requests TO receiptq_worker;
+GRANT UPDATE(state) ON TABLE receiptq.consumption_requests TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN consumption_requests.attempts; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(attempts) ON TABLE receiptq.consumption_requests TO receiptq_worker;
+
+
+--
+-- Name: COLUMN consumption_requests.run_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(run_at) ON TABLE receiptq.consumption_requests TO receiptq_worker;
+GRANT UPDATE(run_at) ON TABLE receiptq.consumption_requests TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN consumption_requests.locked_by; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(locked_by) ON TABLE receiptq.consumption_requests TO receiptq_worker;
+GRANT UPDATE(locked_by) ON TABLE receiptq.consumption_requests TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN consumption_requests.locked_until; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(locked_until) ON TABLE receiptq.consumption_requests TO receiptq_worker;
+GRANT UPDATE(locked_until) ON TABLE receiptq.consumption_requests TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN consumption_requests.last_error; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(last_error) ON TABLE receiptq.consumption_requests TO receiptq_worker;
+GRANT UPDATE(last_error) ON TABLE receiptq.consumption_requests TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN consumption_requests.sent_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(sent_at) ON TABLE receiptq.consumption_requests TO receiptq_worker;
+
+
+--
+-- Name: TABLE deliveries; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.deliveries TO receiptq_worker;
+GRANT SELECT ON TABLE receiptq.deliveries TO receiptq_scheduler;
+GRANT SELECT ON TABLE receiptq.deliveries TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN deliveries.state; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(state) ON TABLE receiptq.deliveries TO receiptq_worker;
+GRANT UPDATE(state) ON TABLE receiptq.deliveries TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN deliveries.attempts; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(attempts) ON TABLE receiptq.deliveries TO receiptq_worker;
+
+
+--
+-- Name: COLUMN deliveries.run_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(run_at) ON TABLE receiptq.deliveries TO receiptq_worker;
+GRANT UPDATE(run_at) ON TABLE receiptq.deliveries TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN deliveries.locked_by; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(locked_by) ON TABLE receiptq.deliveries TO receiptq_worker;
+GRANT UPDATE(locked_by) ON TABLE receiptq.deliveries TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN deliveries.locked_until; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(locked_until) ON TABLE receiptq.deliveries TO receiptq_worker;
+GRANT UPDATE(locked_until) ON TABLE receiptq.deliveries TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN deliveries.last_status; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(last_status) ON TABLE receiptq.deliveries TO receiptq_worker;
+
+
+--
+-- Name: COLUMN deliveries.last_error; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(last_error) ON TABLE receiptq.deliveries TO receiptq_worker;
+GRANT UPDATE(last_error) ON TABLE receiptq.deliveries TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN deliveries.delivered_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(delivered_at) ON TABLE receiptq.deliveries TO receiptq_worker;
+
+
+--
+-- Name: TABLE events; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.events TO receiptq_api;
+GRANT SELECT ON TABLE receiptq.events TO receiptq_worker;
+GRANT SELECT,DELETE ON TABLE receiptq.events TO receiptq_scheduler;
+GRANT SELECT ON TABLE receiptq.events TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN events.type; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(type) ON TABLE receiptq.events TO receiptq_worker;
+
+
+--
+-- Name: COLUMN events.user_id; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(user_id) ON TABLE receiptq.events TO receiptq_worker;
+
+
+--
+-- Name: COLUMN events.job_id; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(job_id) ON TABLE receiptq.events TO receiptq_worker;
+
+
+--
+-- Name: COLUMN events.purchase_key; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(purchase_key) ON TABLE receiptq.events TO receiptq_worker;
+
+
+--
+-- Name: COLUMN events.body; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(body) ON TABLE receiptq.events TO receiptq_worker;
 
 
 --

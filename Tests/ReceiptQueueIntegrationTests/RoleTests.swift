@@ -77,7 +77,7 @@ struct RoleTests {
         }
         let readonly = try await fixture.pool(.readonly)
         defer { readonly.shutdown() }
-        for view in ["queue_depth", "queue_health", "outcomes", "failures", "flagged_grants", "webhook_health", "api_rate_budget_status"] {
+        for view in ["queue_depth", "claimable_work", "queue_health", "outcomes", "failures", "flagged_grants", "webhook_health", "api_rate_budget_status"] {
             #expect(await Self.refusal(readonly, "SELECT * FROM receiptq.\(view)") == nil, "readonly cannot read \(view)")
         }
         #expect(try await readonly.query("SELECT notify_queue_usage FROM receiptq.queue_health")[0].decode("notify_queue_usage", as: Double.self) >= 0)
