@@ -95,6 +95,12 @@ struct BenchE2E: AsyncParsableCommand {
         let workerURL = try await scratch.connectionString(as: .worker)   // as production: the worker's role only
         let children = try (0..<workers).map { index in try spawnWorker(index: index, databaseURL: workerURL, fake: fake) }
         defer { children.forEach { if $0.isRunning { $0.terminate() } } }
+        // The scheduler puts verifications that outlasted their timeout (timed_out) back, as in
+        // production: without it, one such job among 20,000 kept the drain waiting for ever.
+        let scheduler = try SpawnedProcess(executable: ReceiptQBinary.url.path, arguments: [
+            "scheduler", "--database-url", try await scratch.connectionString(as: .scheduler), "--interval", "1s",
+        ], environment: ProcessInfo.processInfo.environment.merging(["RECEIPTQ_LOG_LEVEL": "warning"]) { $1 })
+        defer { if scheduler.isRunning { scheduler.terminate() } }
 
         // Minting is the client's work, not ours: done before the clock starts.
         func jobs(_ prefix: String, _ count: Int) -> [[NewJob]] {
@@ -109,6 +115,7 @@ struct BenchE2E: AsyncParsableCommand {
             // queue_depth reads partial indexes only: polling must not compete with the workers.
             while try await pool.query("SELECT coalesce(sum(jobs), 0)::bigint AS left FROM receiptq.queue_depth")[0].decode("left", as: Int.self) > 0 {
                 guard children.allSatisfy(\.isRunning) else { throw BenchError("a worker process exited early") }
+                guard scheduler.isRunning else { throw BenchError("the scheduler exited early") }
                 try await Task.sleep(for: .milliseconds(200))
             }
         }
