@@ -86,6 +86,31 @@ struct LifecycleAgreementTests {
         }
     }
 
+    /// Pruning agrees with the lifecycle: each retention class deletes finished jobs of its own
+    /// states, never a job still in the queue or of another class.
+    @Test(arguments: PruneFinishedJobs.Outcomes.allCases)
+    func pruneFinishedJobs(_ outcomes: PruneFinishedJobs.Outcomes) async throws {
+        let fixture = try await QueueFixture.make()
+        defer { fixture.shutdown() }
+        let rows = try await Self.rows(fixture)
+        try await Task.sleep(for: .milliseconds(20))                   // every finished row is older than the retention
+        let pruned = try await fixture.pool.withConnection {
+            try PruneFinishedJobs.run(outcomes, retention: .milliseconds(1), limit: 10_000, on: $0)
+        }
+        #expect(pruned == rows.filter { outcomes.states.contains($0.state) }.count)
+        for row in rows {
+            let gone = try await fixture.state(of: row.id) == nil
+            #expect(gone == outcomes.states.contains(row.state), "\(outcomes) pruned a job in \(row.state): \(gone)")
+        }
+    }
+
+    /// Every terminal state has exactly one retention: none is kept for ever by omission.
+    @Test func everyTerminalStateHasOneRetention() {
+        let covered = PruneFinishedJobs.Outcomes.allCases.flatMap(\.states)
+        #expect(Set(covered) == Set(JobState.allCases.filter(\.isTerminal)))
+        #expect(covered.count == Set(covered).count)
+    }
+
     @Test func claimBatch() async throws {
         try await Self.check(.claim) { fixture, _ in
             _ = try await fixture.queue.claim(limit: 100, worker: "claimer", lease: .seconds(30))

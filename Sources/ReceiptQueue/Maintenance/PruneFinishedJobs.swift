@@ -4,22 +4,27 @@ import Postgres
 /// statement. Only terminal jobs are touched (a receipt not yet verified is never deleted), and
 /// the grants ledger is a separate table that is never pruned. Each outcome has its own
 /// retention: receipts of delivered purchases go after 30 days by default, receipts Apple
-/// called invalid are kept a year (disputes), receipts of `failed` jobs are kept until ops
+/// called invalid, and submissions of a purchase another account owns (replays, for fraud
+/// review), are kept a year (disputes), receipts of `failed` jobs are kept until ops
 /// re-drive them (DESIGN: "kept for ops, never deleted"). Served by `jobs_finished_idx`.
 public enum PruneFinishedJobs {
     /// Outcomes that share a retention.
     public enum Outcomes: String, Sendable, CaseIterable {
         /// granted, already_granted, resubmit: the purchase is in the ledger or the app resubmits.
         case settled
-        /// rejected: Apple said the receipt is not valid.
+        /// rejected: Apple said the receipt is not valid; owned_elsewhere: another account owns the
+        /// purchase (a replay, kept as long for disputes and fraud review). Until 2026-11-26 no
+        /// class named owned_elsewhere, and those jobs were never pruned.
         case rejected
         /// failed: given up after the retry budget; kept for ops.
         case failed
 
-        var states: [JobState] {
+        /// The terminal states this class prunes; together the classes name each terminal state
+        /// once (`LifecycleAgreementTests`).
+        public var states: [JobState] {
             switch self {
             case .settled: [.granted, .alreadyGranted, .resubmit]
-            case .rejected: [.rejected]
+            case .rejected: [.rejected, .ownedElsewhere]
             case .failed: [.failed]
             }
         }

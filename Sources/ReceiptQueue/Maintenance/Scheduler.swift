@@ -17,7 +17,8 @@ public final class Scheduler: Service, Sendable {
         /// Jobs that ended granted, already granted or resubmit are deleted this long after (the
         /// ledger keeps the purchase); `nil` keeps them forever. Default 30 days.
         public var retention: Duration?
-        /// Jobs Apple rejected are kept this long (disputes); `nil`: forever. Default 365 days.
+        /// Jobs Apple rejected, and jobs of a purchase another account owns, are kept this long
+        /// (disputes, fraud review); `nil`: forever. Default 365 days.
         public var rejectedRetention: Duration?
         /// Jobs that failed (gave up) are kept this long; `nil`: forever, until ops re-drive them.
         /// Default forever.

@@ -97,7 +97,7 @@ public enum ApplySubscriptionFact {
 
     static func write(_ s: Subscription, user: String?, fact: SubscriptionFact, on connection: PostgresConnection) throws {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .millisecondsSince1970
+        encoder.dateEncodingStrategy = Date.wholeMillisecondsEncoding
         encoder.outputFormatting = [.sortedKeys]
         let model = String(decoding: try encoder.encode(s), as: UTF8.self)
         let signedAt = max(s.transactionSignedAt, s.renewalSignedAt ?? .distantPast, s.statusSignedAt ?? .distantPast)
@@ -125,7 +125,7 @@ public enum ApplySubscriptionFact {
     static func snapshot(of row: PostgresRow, originalTransactionID: String, environment: String) throws -> Subscription? {
         if let json: String = try row.decodeIfPresent("model") {
             let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .millisecondsSince1970
+            decoder.dateDecodingStrategy = Date.wholeMillisecondsDecoding
             return try decoder.decode(Subscription.self, from: Data(json.utf8))
         }
         guard let product: String = try row.decodeIfPresent("product_id"),

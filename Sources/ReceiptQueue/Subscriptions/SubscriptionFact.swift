@@ -32,7 +32,7 @@ public struct SubscriptionFact: Sendable, Hashable {
         self.source = source
         self.originalTransactionID = originalTransactionID
         self.environment = environment
-        self.signedAt = signedAt
+        self.signedAt = signedAt.wholeMilliseconds          // Apple's precision: see Date+WholeMilliseconds
         self.transaction = transaction
         self.renewal = renewal
         self.status = status
@@ -74,11 +74,11 @@ public struct SubscriptionTransaction: Sendable, Hashable {
         self.webOrderLineItemID = webOrderLineItemID
         self.productID = productID
         self.groupID = groupID
-        self.purchasedAt = purchasedAt
-        self.expiresAt = expiresAt
+        self.purchasedAt = purchasedAt?.wholeMilliseconds
+        self.expiresAt = expiresAt?.wholeMilliseconds
         self.offer = offer
         self.isUpgraded = isUpgraded
-        self.revokedAt = revokedAt
+        self.revokedAt = revokedAt?.wholeMilliseconds
         self.revocationReason = revocationReason
         self.isRenewal = isRenewal
         self.familyShared = familyShared
@@ -103,7 +103,7 @@ public struct SubscriptionRenewal: Sendable, Hashable {
         self.renewsToProductID = renewsToProductID
         self.expirationIntent = expirationIntent
         self.inBillingRetry = inBillingRetry
-        self.gracePeriodExpiresAt = gracePeriodExpiresAt
+        self.gracePeriodExpiresAt = gracePeriodExpiresAt?.wholeMilliseconds
         self.priceIncreaseStatus = priceIncreaseStatus
     }
 }

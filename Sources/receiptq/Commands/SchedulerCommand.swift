@@ -102,7 +102,7 @@ struct SchedulerMaintenanceOptions: ParsableArguments {
     @Option(help: "Delete jobs that ended granted, already_granted or resubmit this long after (the ledger keeps the purchase); 0s keeps them forever. Default: \((defaults.retention ?? .zero).argumentText).")
     var retention: Duration?
 
-    @Option(help: "Keep receipts Apple rejected this long; 0s keeps them forever. Default: \((defaults.rejectedRetention ?? .zero).argumentText).")
+    @Option(help: "Keep receipts Apple rejected, and submissions of a purchase another account owns (replays), this long; 0s keeps them forever. Default: \((defaults.rejectedRetention ?? .zero).argumentText).")
     var rejectedRetention: Duration?
 
     @Option(help: "Keep receipts of failed jobs (gave up; re-drivable) this long; 0s keeps them forever. Default: 0s.")
