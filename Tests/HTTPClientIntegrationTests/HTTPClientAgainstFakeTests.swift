@@ -3,7 +3,10 @@ import FakeAppStore
 import HTTPClient
 import Testing
 
-/// The engine against the fake App Store over real HTTP on 127.0.0.1 — no mocks.
+/// The engine against the fake App Store over real HTTP on 127.0.0.1 — no mocks. One test at a
+/// time: the timing tests (a hang cut at its timeout) shared the process with 2,000 slow requests
+/// and their 4,000 sockets, and on a loaded CI machine a cut measured over 3 s.
+@Suite(.serialized)
 struct HTTPClientAgainstFakeTests {
     static let receipt = FakeReceipt(bundleID: "com.example.app", inApp: [
         FakeTransaction(transactionID: "1000000001", productID: "com.example.coins100"),
