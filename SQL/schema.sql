@@ -2608,6 +2608,7 @@ GRANT INSERT(claim_proof) ON TABLE receiptq.jobs TO receiptq_worker;
 
 GRANT SELECT ON TABLE receiptq.claimable_work TO receiptq_scheduler;
 GRANT SELECT ON TABLE receiptq.claimable_work TO receiptq_readonly;
+GRANT SELECT ON TABLE receiptq.claimable_work TO receiptq_worker;
 
 
 --

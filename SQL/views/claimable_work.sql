@@ -60,3 +60,5 @@ COMMENT ON VIEW receiptq.claimable_work IS 'What to scale workers on: claimable 
 
 GRANT SELECT ON TABLE receiptq.claimable_work TO receiptq_scheduler;
 GRANT SELECT ON TABLE receiptq.claimable_work TO receiptq_readonly;
+-- A worker starting up reads apple_failing (FleetAnsweredRecently): no full-rate start into an outage.
+GRANT SELECT ON TABLE receiptq.claimable_work TO receiptq_worker;

@@ -123,4 +123,28 @@ struct ClaimableWorkTests {
         try await fixture.pool.query("UPDATE receiptq.jobs SET updated_at = now() - interval '61 seconds', run_at = now() - interval '61 seconds'")
         #expect(try await Self.read(readonly) == Reading(due: 12, failedLastMinute: 0, answeredLastMinute: 0, appleFailing: false, claimable: 12))
     }
+
+    /// A worker starting up skips slow start only when the fleet heard from Apple a moment ago and
+    /// Apple is not failing now: 2 s into a 21002 storm, the answers from before it vouch for
+    /// nothing (the chaos suite saw a restarted worker send at full rate into one).
+    @Test func aFleetInAnOutageDoesNotVouchForANewWorkersFullRate() async throws {
+        let fixture = try await QueueFixture.make()
+        defer { fixture.shutdown() }
+        let worker = PostgresPool(configuration: try await fixture.database.configuration(as: .worker), size: 1)
+        defer { worker.shutdown() }
+        func vouched() async throws -> Bool {
+            try await worker.withConnection { try FleetAnsweredRecently.run(within: .seconds(10), environment: "Production", on: $0) }
+        }
+        _ = try await fixture.queue.enqueue(QueueFixture.jobs(40))
+        #expect(try await vouched() == false, "a cold fleet keeps slow start")
+        let answered = try await fixture.queue.claim(limit: 10, worker: "w1", lease: .seconds(30))
+        _ = try await fixture.queue.record(answered.map(Self.answered), worker: "w1")
+        #expect(try await vouched(), "Apple answered a moment ago")
+        // The storm: the next 30 attempts are doubted (21002) and retried.
+        let storm = try await fixture.queue.claim(limit: 30, worker: "w1", lease: .seconds(30))
+        _ = try await fixture.queue.record(storm.map {
+            FinishedAttempt.ending($0, .doubted(.receipt, delayMilliseconds: 5_000, error: "21002 (malformed receipt data)"))
+        }, worker: "w1")
+        #expect(try await vouched() == false, "10 answers, then 30 doubted retries: Apple is failing now")
+    }
 }

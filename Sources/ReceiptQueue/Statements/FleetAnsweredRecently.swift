@@ -1,16 +1,20 @@
 import Postgres
 
-/// Whether other workers heard from Apple's `environment` within the last `within`: jobs that
-/// ended on Apple's answer (granted, already granted, rejected) that recently. A worker starting
-/// into such a fleet skips its breaker's slow start — Apple is known to be up — while a cold
-/// fleet keeps it. One index range scan (`jobs_finished_idx`), once per worker start.
+/// Whether other workers heard from Apple's `environment` within the last `within` — jobs that
+/// ended on Apple's answer (granted, already granted, rejected) that recently — and Apple is not
+/// failing now (`receiptq.claimable_work.apple_failing`: the last minute's attempts mostly ended
+/// in retries and timeouts). A worker starting into such a fleet skips its breaker's slow start —
+/// Apple is known to be up — while a cold fleet, or one in an outage that began within `within`,
+/// keeps it. (Without the second condition a worker restarted 2 s into a 21002 storm started at
+/// full rate into it: the chaos suite counted 126 requests after the storm's first 3 s, bound 83.)
+/// Index range scans only, once per worker start.
 public enum FleetAnsweredRecently {
     static let sql = """
         SELECT EXISTS (
             SELECT 1 FROM receiptq.jobs
             WHERE finished_at > now() - $1 * interval '1 millisecond'                        -- jobs_finished_idx
               AND state IN ('granted', 'already_granted', 'rejected') AND apple_environment = $2
-        ) AS answered
+        ) AND NOT (SELECT apple_failing FROM receiptq.claimable_work) AS answered
         """
 
     public static func run(within: Duration, environment: String, on connection: PostgresConnection) throws -> Bool {
