@@ -139,7 +139,7 @@ public enum ApplySubscriptionFact {
             status: status ?? .active, statusSignedAt: status == nil ? nil : signedAt)
     }
 
-    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+    static func milliseconds(_ date: Date) -> Int64 { date.millisecondsSince1970 }
 }
 
 extension SubscriptionFact.Source {

@@ -1,3 +1,4 @@
+import API
 import ArgumentParser
 import CommandSupport
 import Foundation
@@ -15,12 +16,12 @@ struct TrustedClaimsCommand: AsyncParsableCommand {
         subcommands: [Add.self, List.self, Remove.self])
 
     /// A token digest as the API's options take it: 64 hex digits (SHA-256 of the token).
+    /// Parsed as the API parses its token digests (`TokenDigests`), so both spell one the same way.
     static func digest(_ text: String) throws -> String {
-        let digest = text.lowercased()
-        guard digest.count == 64, digest.allSatisfy(\.isHexDigit) else {
+        guard let digests = try? TokenDigests(hexList: text).hexDigests, digests.count == 1 else {
             throw ConfigurationError("--digest must be the token's SHA-256 as 64 hex digits (as in RECEIPTQ_API_TOKENS), never the token")
         }
-        return digest
+        return digests[0]
     }
 
     struct Add: AsyncParsableCommand {
