@@ -187,10 +187,36 @@ struct ClaimAndCompleteTests {
             FinishedAttempt.ending(leases[2], .rejected(reason: "forged")),
         ], worker: "w")
         try await fixture.pool.query("SELECT pg_notify('receiptq_results', 'end-of-test')")
-        var payloads: Set<String> = []
+        var payloads: [String] = []
         while case .notification(let notification)? = await events.next(), notification.payload != "end-of-test" {
-            payloads.insert(notification.payload)
+            payloads.append(notification.payload)
         }
-        #expect(payloads == ["\(leases[0].id)", "\(leases[2].id)"])
+        // One NOTIFY for the statement, listing the jobs it ended (comma-separated).
+        #expect(payloads.count == 1)
+        let named: Set<String> = Set(payloads.flatMap { payload in payload.split(separator: ",").map(String.init) })
+        #expect(named == ["\(leases[0].id)", "\(leases[2].id)"])
+    }
+
+    @Test func aBatchOfAThousandEndsWithFourNotificationsEachUnderTheLimit() async throws {
+        let fixture = try await QueueFixture.make()
+        defer { fixture.shutdown() }
+        let listener = PostgresListener(configuration: fixture.database.configuration, channels: ["receiptq_results"])
+        defer { listener.stop() }
+        var events = listener.events.makeAsyncIterator()
+        #expect(await events.next() == .listening)
+        _ = try await fixture.queue.enqueue(QueueFixture.jobs(1_000))
+        let leases = try await fixture.queue.claim(limit: 1_000, worker: "w", lease: .seconds(30))
+        _ = try await fixture.queue.record(leases.map { FinishedAttempt.ending($0, .rejected(reason: "forged")) }, worker: "w")
+        try await fixture.pool.query("SELECT pg_notify('receiptq_results', 'end-of-test')")
+        var payloads: [String] = []
+        while case .notification(let notification)? = await events.next(), notification.payload != "end-of-test" {
+            payloads.append(notification.payload)
+        }
+        #expect(payloads.count == 4, "300 ids per NOTIFY")
+        #expect(payloads.allSatisfy { $0.utf8.count < 8_000 })
+        let ids: [Int64] = payloads.flatMap { payload in payload.split(separator: ",").compactMap { Int64($0) } }
+        let leased: Set<Int64> = Set(leases.map(\.id))
+        #expect(ids.count == 1_000)
+        #expect(Set(ids) == leased)
     }
 }
