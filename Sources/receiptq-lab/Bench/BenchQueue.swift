@@ -29,6 +29,10 @@ struct BenchQueue: AsyncParsableCommand {
     @Option(help: "Jobs updated one by one for the baseline.")
     var baselineJobs = 20_000
 
+    @Option(help: ArgumentHelp("Exit 1 when drain / baseline falls under this ratio (0: never). The test command's guard of the queue core.",
+                               discussion: "A ratio, not a rate: both halves run on the same server in the same minute, so load on the machine moves them together."))
+    var failUnder = 0.0
+
     @Flag(help: "Print one JSON object.")
     var json = false
 
@@ -40,6 +44,7 @@ struct BenchQueue: AsyncParsableCommand {
         guard claimers > 0, claimers <= 64 else { throw ValidationError("--claimers must be 1…64") }
         guard batch > 0, batch <= 10_000 else { throw ValidationError("--batch must be 1…10000") }
         guard baselineJobs > 0 else { throw ValidationError("--baseline-jobs must be positive") }
+        guard failUnder >= 0, failUnder.isFinite else { throw ValidationError("--fail-under must be a ratio ≥ 0") }
     }
 
     func run() async throws {
@@ -52,6 +57,12 @@ struct BenchQueue: AsyncParsableCommand {
             pool.shutdown()
             await scratch.drop(keep: keepDatabase)
             report(result)
+            if failUnder > 0, result.ratio < failUnder {
+                print("bench queue: drain / baseline \(String(format: "%.1f", result.ratio))× is under --fail-under \(failUnder)×: the queue core regressed")
+                throw ExitCode(1)
+            }
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
             pool.shutdown()
             await scratch.drop(keep: keepDatabase)
