@@ -137,6 +137,7 @@ let package = Package(
         .target(
             name: "CommandSupport",
             dependencies: [
+                "CMalloc",
                 "Postgres",
                 "ReceiptQueue",
                 "AppStoreServerAPI",
@@ -264,6 +265,8 @@ let package = Package(
         // never rots; the fuzzing build adds `-sanitize=fuzzer,address -DFUZZING` (docs/testing.md, Deploy/dev).
         // Not a product: nothing ships it.
         .target(name: "CLibFuzzer"),
+        // mallopt for the long-running commands (CommandSupport's MallocArenas).
+        .target(name: "CMalloc"),
         .executableTarget(
             name: "receipt-fuzz",
             dependencies: ["CLibFuzzer", "AppleSignedData", "AppleTestPKI"]

@@ -59,6 +59,7 @@ struct ApiCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        MallocArenas.limit()   // before the requests allocate
         let environment = EnvironmentReader()
         let settings = try settings(environment)
         let logger = LogSetup.bootstrap(label: "receiptq.api")

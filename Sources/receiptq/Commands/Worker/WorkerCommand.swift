@@ -97,6 +97,7 @@ struct WorkerCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = EnvironmentReader()
+        MallocArenas.limit(environment: environment)   // before the verifications allocate
         var settings = try settings(environment)
         let roots = try serverAPI.trustedRoots(environment)
         settings.writer.ownership.testRoots = roots.areTestRoots
