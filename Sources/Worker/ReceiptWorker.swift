@@ -255,6 +255,13 @@ public final class ReceiptWorker: Service, Sendable {
             metrics.appleLatency.recordNanoseconds(Int64(result.latency.seconds * 1e9))
             metrics.appleRequests(result.environment.rawValue).increment(by: result.calls)
             if case .retryLater(.tls) = result.outcome { metrics.appleTLSFailures(result.environment.rawValue).increment() }
+            if logger.logLevel <= .debug {
+                var metadata = lease.logMetadata
+                metadata["environment"] = .string(result.environment.rawValue)
+                metadata["apple_calls"] = .stringConvertible(result.calls)
+                metadata["apple_seconds"] = .string(String(format: "%.3f", result.latency.seconds))
+                logger.debug("Apple answered verifyReceipt", metadata: metadata)
+            }
             var random = SystemRandomNumberGenerator()
             writer.submit(decision.decide(result, lease: lease, now: Date(), receiptVerifiedLocally: verifiedLocally, using: &random))
         } else {

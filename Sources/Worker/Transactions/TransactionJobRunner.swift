@@ -190,6 +190,18 @@ public final class TransactionJobRunner: Service, Sendable {
         func perform(_ lease: JobLease) async {
             let sent = ContinuousClock.now
             let check = await checker.check(lease)
+            if logger.logLevel <= .debug {
+                var metadata = lease.logMetadata
+                metadata["apple_seconds"] = .string(String(format: "%.3f", (ContinuousClock.now - sent).seconds))
+                metadata["reached_apple"] = .stringConvertible(TransactionDecision.reachedApple(check))
+                logger.debug("App Store Server API checked the transaction", metadata: metadata)
+            }
+            if logger.logLevel <= .debug {
+                var metadata = lease.logMetadata
+                metadata["apple_seconds"] = .string(String(format: "%.3f", (ContinuousClock.now - sent).seconds))
+                metadata["reached_apple"] = .stringConvertible(TransactionDecision.reachedApple(check))
+                logger.debug("App Store Server API checked the transaction", metadata: metadata)
+            }
             if Task.isCancelled {
                 writer.submit(FinishedAttempt(lease: lease, decision: .result(.release)))
             } else {

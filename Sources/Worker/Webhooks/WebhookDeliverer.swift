@@ -130,8 +130,10 @@ public final class WebhookDeliverer: Service, Sendable {
 
         func perform(_ lease: DeliveryLease) async {
             let sent = ContinuousClock.now
-            let headers = WebhookDeliveryHeaders.make(eventID: lease.eventID, body: lease.body, secrets: lease.secrets,
+            var headers = WebhookDeliveryHeaders.make(eventID: lease.eventID, body: lease.body, secrets: lease.secrets,
                                                       timestamp: Int64(Date().timeIntervalSince1970))
+            // Checked by the database when the job was stored (1–128 safe characters): header-safe.
+            if let requestID = lease.requestID { headers["X-Request-Id"] = requestID }
             let answer: DeliveryDecision.Answer
             do {
                 let response = try await http.post(url: lease.url, headers: headers, body: lease.body, timeout: configuration.requestTimeout)
