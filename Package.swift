@@ -83,7 +83,7 @@ let package = Package(
         // never the database (the fleet's rate budget comes in through `ServerAPIRequestGate`).
         .target(
             name: "AppStoreServerAPI",
-            dependencies: ["HTTPClient", "AppleSignedData"]
+            dependencies: ["HTTPClient", "AppleSignedData", .product(name: "CoreMetrics", package: "swift-metrics")]
         ),
         .target(
             name: "FakeAppStore",

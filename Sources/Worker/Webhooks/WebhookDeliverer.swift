@@ -150,7 +150,8 @@ public final class WebhookDeliverer: Service, Sendable {
         }
 
         private func finish(_ lease: DeliveryLease, _ result: DeliveryResult, receiverFailed: Bool?, sentAt: ContinuousClock.Instant) {
-            Counter(label: WorkerMetrics.webhookDeliveriesTotal, dimensions: [("result", result.metricName)]).increment()
+            Counter(label: WorkerMetrics.webhookDeliveriesTotal,
+                    dimensions: [("endpoint", lease.endpointID), ("result", result.metricName)]).increment()
             let moved: CircuitBreaker<ContinuousClock.Instant>.Phase? = state.withLock { state in
                 state.finished.append((lease, result))
                 guard let receiverFailed, var breaker = state.breakers[lease.endpointID] else { return nil }
