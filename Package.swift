@@ -344,7 +344,8 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
-        .testTarget(name: "CommandLineTests", dependencies: ["AppleSignedData", "CommandSupport", "Postgres", "PostgresTesting", "ReceiptQueue", "ReceiptQueueTesting"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["AppleSignedData", "CommandSupport", "Postgres", "PostgresTesting", "ReceiptQueue",
+                                                         "ReceiptQueueTesting", "WebhookReceiver"]),
         // StoreKit 2 intake end to end: the API with the fake's root trusted, the transaction
         // runner and a verifyReceipt worker, the fake's Server API, one ledger.
         .testTarget(
