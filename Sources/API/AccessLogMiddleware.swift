@@ -22,7 +22,9 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
         var response = try await next(request, context)   // ProblemMiddleware inside: never throws
         response.headers[RequestID.header] = id
         let duration = ContinuousClock.now - started
-        let route = context.endpointPath ?? MethodNotAllowed.template(path: request.uri.path)
+        // The router names a request it matched no route for "NotFound" (also a 405's): ours says
+        // which route a 405's path is, and `unmatched` for any other path.
+        let route = context.endpointPath.flatMap { $0 == "NotFound" ? nil : $0 } ?? MethodNotAllowed.template(path: request.uri.path)
         metrics.responded(route: route, status: Int(response.status.code), duration: duration)
         logger.info("request", metadata: [
             "method": .string(request.method.rawValue), "route": .string(route), "status": .stringConvertible(response.status.code),

@@ -99,6 +99,7 @@ struct MetricsCoverageTests {
             let api = scrapes["api"] ?? ""
             #expect(api.contains("receiptq_api_responses_total{route=\"unmatched\",status=\"404\"}"), "an unknown path is one label")
             #expect(!api.contains("NotFound"))
+            #expect(api.contains("receiptq_api_responses_total{route=\"/v1/receipts\",status=\"405\"}"), "a 405 names its route")
             #expect(scrapes["worker"]?.contains("receiptq_worker_breaker_state{environment=\"Production\",state=\"closed\"} 1") == true)
             #expect(scrapes["worker"]?.contains("# TYPE process_cpu_seconds_total counter") == true)
         } catch {

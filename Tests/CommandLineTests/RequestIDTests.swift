@@ -39,7 +39,7 @@ struct RequestIDTests {
             // A W3C traceparent gives its trace id; a malformed X-Request-Id is replaced, not refused.
             let traced = try await stack.api("GET", "/v1/receipts/\(job)", headers: ["traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"])
             #expect(traced.headers["x-request-id"] == "4bf92f3577b34da6a3ce929d0e0e4736")
-            let replaced = try await stack.api("GET", "/v1/receipts/\(job)", headers: ["X-Request-Id": "not valid\u{7F}" + String(repeating: "x", count: 200)])
+            let replaced = try await stack.api("GET", "/v1/receipts/\(job)", headers: ["X-Request-Id": "not valid; " + String(repeating: "x", count: 200)])
             #expect(replaced.status == 200)
             #expect(replaced.headers["x-request-id"].map { $0.count == 36 } == true, "a new id: \(String(describing: replaced.headers["x-request-id"]))")
             let unknown = try await stack.api("GET", "/nowhere")
