@@ -83,7 +83,7 @@ let package = Package(
         // never the database (the fleet's rate budget comes in through `ServerAPIRequestGate`).
         .target(
             name: "AppStoreServerAPI",
-            dependencies: ["HTTPClient", "AppleSignedData"]
+            dependencies: ["HTTPClient", "AppleSignedData", .product(name: "CoreMetrics", package: "swift-metrics")]
         ),
         .target(
             name: "FakeAppStore",
@@ -124,6 +124,7 @@ let package = Package(
                 "ReceiptQueue",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
@@ -346,7 +347,8 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
-        .testTarget(name: "CommandLineTests", dependencies: ["AppleSignedData", "CommandSupport", "Postgres", "PostgresTesting", "ReceiptQueue", "ReceiptQueueTesting"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["AppleSignedData", "CommandSupport", "Postgres", "PostgresTesting", "ReceiptQueue",
+                                                         "ReceiptQueueTesting", "WebhookReceiver"]),
         // StoreKit 2 intake end to end: the API with the fake's root trusted, the transaction
         // runner and a verifyReceipt worker, the fake's Server API, one ledger.
         .testTarget(

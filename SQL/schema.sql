@@ -74,6 +74,7 @@ BEGIN
            jsonb_strip_nulls(jsonb_build_object(
                'job_id', j.id, 'status_url', '/v1/receipts/' || j.id, 'state', j.state, 'verdict', v.verdict,
                'transaction_id', j.transaction_id, 'reason', j.outcome_reason, 'environment', j.apple_environment,
+               'request_id', j.request_id,
                'purchase', CASE WHEN g.purchase_key IS NOT NULL AND g.user_id = j.user_id THEN jsonb_build_object(
                    'purchase_key', g.purchase_key, 'transaction_id', g.transaction_id,
                    'original_transaction_id', g.original_transaction_id, 'product_id', g.product_id,
@@ -541,10 +542,12 @@ CREATE TABLE receiptq.jobs (
     app_account_token uuid,
     trusted_claim boolean DEFAULT false NOT NULL,
     claim_proof text,
+    request_id text,
     CONSTRAINT jobs_finished_check CHECK (((state = ANY (ARRAY['granted'::text, 'already_granted'::text, 'rejected'::text, 'failed'::text, 'resubmit'::text, 'owned_elsewhere'::text])) = (finished_at IS NOT NULL))),
     CONSTRAINT jobs_kind_check CHECK ((kind = ANY (ARRAY['receipt'::text, 'signed_transaction'::text, 'transaction_id'::text]))),
     CONSTRAINT jobs_lease_check CHECK (((state = 'verifying'::text) = ((locked_by IS NOT NULL) AND (locked_until IS NOT NULL)))),
     CONSTRAINT jobs_payload_check CHECK ((((kind = 'receipt'::text) = (receipt_data IS NOT NULL)) AND ((kind = 'signed_transaction'::text) = (signed_transaction IS NOT NULL)))),
+    CONSTRAINT jobs_request_id_check CHECK (((request_id IS NULL) OR (((length(request_id) >= 1) AND (length(request_id) <= 128)) AND (request_id ~ '^[A-Za-z0-9._:/+=-]+$'::text)))),
     CONSTRAINT jobs_state_check CHECK ((state = ANY (ARRAY['queued'::text, 'verifying'::text, 'timed_out'::text, 'granted'::text, 'already_granted'::text, 'rejected'::text, 'failed'::text, 'resubmit'::text, 'owned_elsewhere'::text]))),
     CONSTRAINT jobs_transaction_id_length CHECK (((length(transaction_id) >= 1) AND (length(transaction_id) <= 64))),
     CONSTRAINT jobs_user_id_length CHECK (((length(user_id) >= 1) AND (length(user_id) <= 256)))
@@ -734,6 +737,13 @@ COMMENT ON COLUMN receiptq.jobs.trusted_claim IS 'transaction_id jobs: the backe
 --
 
 COMMENT ON COLUMN receiptq.jobs.claim_proof IS 'Always NULL once written: the bearer token a trusted claim arrives with, checked against receiptq.trusted_claim_tokens and cleared by jobs_check_trusted_claim before the row is stored.';
+
+
+--
+-- Name: COLUMN jobs.request_id; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.jobs.request_id IS 'The X-Request-Id of the API request that queued the job (1-128 characters of A-Z a-z 0-9 . _ : / + = -); NULL for jobs queued otherwise (renewals, receiptq enqueue, older rows).';
 
 
 --
@@ -2610,6 +2620,16 @@ GRANT INSERT(trusted_claim) ON TABLE receiptq.jobs TO receiptq_worker;
 
 GRANT INSERT(claim_proof) ON TABLE receiptq.jobs TO receiptq_api;
 GRANT INSERT(claim_proof) ON TABLE receiptq.jobs TO receiptq_worker;
+
+
+--
+-- Name: COLUMN jobs.request_id; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(request_id),INSERT(request_id) ON TABLE receiptq.jobs TO receiptq_api;
+GRANT INSERT(request_id) ON TABLE receiptq.jobs TO receiptq_worker;
+GRANT SELECT(request_id) ON TABLE receiptq.jobs TO receiptq_scheduler;
+GRANT SELECT(request_id) ON TABLE receiptq.jobs TO receiptq_readonly;
 
 
 --

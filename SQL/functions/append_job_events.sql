@@ -17,6 +17,7 @@ BEGIN
            jsonb_strip_nulls(jsonb_build_object(
                'job_id', j.id, 'status_url', '/v1/receipts/' || j.id, 'state', j.state, 'verdict', v.verdict,
                'transaction_id', j.transaction_id, 'reason', j.outcome_reason, 'environment', j.apple_environment,
+               'request_id', j.request_id,
                'purchase', CASE WHEN g.purchase_key IS NOT NULL AND g.user_id = j.user_id THEN jsonb_build_object(
                    'purchase_key', g.purchase_key, 'transaction_id', g.transaction_id,
                    'original_transaction_id', g.original_transaction_id, 'product_id', g.product_id,

@@ -73,12 +73,13 @@ final class APIMetrics: Sendable {
         if limited { authLimited.increment() } else { authFailures.increment() }
     }
 
-    /// One response: counted by status, timed by route (the router's pattern, e.g.
-    /// `/v1/receipts/{id}`, never the path a client sent) and status. A long-poll's time includes
+    /// One response: counted and timed by route (the router's pattern, e.g.
+    /// `/v1/receipts/{id}`, never the path a client sent; `unmatched` for an unknown path) and status. A long-poll's time includes
     /// its wait.
     func responded(route: String, status: Int, duration: Duration) {
-        registry.makeCounter(descriptor: Self.descriptor("receiptq_api_responses_total", "HTTP responses by status."),
-                             labels: [("status", String(status))]).increment()
+        registry.makeCounter(descriptor: Self.descriptor("receiptq_api_responses_total",
+                                                         "HTTP responses by route (the router's template; unmatched for any unknown path) and status."),
+                             labels: [("route", route), ("status", String(status))]).increment()
         registry.makeDurationHistogram(
             descriptor: Self.descriptor("receiptq_api_request_duration_seconds",
                                         "Time from request to response by route and status, in seconds (long-polls include their wait)."),

@@ -41,7 +41,8 @@ public struct APIServer: Service {
         let groupCommit = GroupCommit(queue: queue, configuration: configuration.groupCommit, metrics: metrics)
 
         let router = Router(context: APIRequestContext.self)
-        router.middlewares.add(ProblemMiddleware(metrics: metrics))
+        router.middlewares.add(AccessLogMiddleware(metrics: metrics, logger: logger))
+        router.middlewares.add(ProblemMiddleware())
         let v1 = router.group("v1")
             .add(middleware: BearerAuthMiddleware(tokens: configuration.tokens,
                                                   limiter: RateLimiter(ratePerSecond: configuration.rateLimitPerSecond,

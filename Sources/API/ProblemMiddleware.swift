@@ -3,14 +3,11 @@ import Logging
 import NIOCore
 import Postgres
 
-/// The outermost middleware: every error becomes a problem+json answer. Known errors map to
+/// Inside `AccessLogMiddleware`: every error becomes a problem+json answer. Known errors map to
 /// their status; a database that cannot be reached is 503 (nothing was stored, the caller
 /// retries); anything else is logged here and answered as a bare 500 without details.
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
-    let metrics: APIMetrics
-
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let started = ContinuousClock.now
         let response: Response
         do {
             response = try await next(request, context)
@@ -22,8 +19,6 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             }
             response = problem.response()
         }
-        metrics.responded(route: context.endpointPath ?? "NotFound", status: Int(response.status.code),
-                          duration: .now - started)
         return response
     }
 

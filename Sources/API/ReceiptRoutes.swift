@@ -20,7 +20,8 @@ struct ReceiptRoutes<Context: RequestContext> {
     /// submitted before (whatever else the resubmission claims: the purchase is in hand).
     func submit(_ request: Request) async throws -> Response {
         let body = try await JSONBody.decode(ReceiptSubmission.self, from: request, limit: configuration.maxBodyBytes)
-        let job = try body.validated(maxReceiptBytes: configuration.maxReceiptBytes)
+        var job = try body.validated(maxReceiptBytes: configuration.maxReceiptBytes)
+        job.requestID = RequestID.of(request)
         if let receiptData = job.receiptData { try await checkLocally(receiptData) }
         let result = try await groupCommit.submit(job)
         metrics.submitted(created: result.created)

@@ -24,7 +24,7 @@ struct TransactionRoutes<Context: RequestContext> {
     func submit(_ request: Request) async throws -> Response {
         let body = try await JSONBody.decode(TransactionSubmission.self, from: request, limit: configuration.maxBodyBytes)
         let claims = try body.claims()
-        let job: NewJob
+        var job: NewJob
         switch (body.signedTransaction, body.transactionID) {
         case (let jws?, let claimed):
             guard jws.utf8.count <= configuration.maxReceiptBytes else {
@@ -49,6 +49,7 @@ struct TransactionRoutes<Context: RequestContext> {
         case (nil, nil):
             throw Problem.invalid("signed_transaction", "give signed_transaction (StoreKit 2) or transaction_id")
         }
+        job.requestID = RequestID.of(request)
         let result = try await groupCommit.submit(job)
         metrics.submitted(created: result.created)
         var response = try JSONBody.response(ReceiptStatus(result), status: result.created ? .accepted : .ok)

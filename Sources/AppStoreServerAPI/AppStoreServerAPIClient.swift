@@ -11,7 +11,8 @@ import HTTPClient
 ///
 /// Calls return Apple's signed strings as they came; `AppStoreServerAPIClient+Verified` verifies
 /// them with a `SignedDataVerifier`. Calls throw `ServerAPIError`, `CancellationError`, or the gate's
-/// error. Nothing here logs: tokens and signed payloads never reach a log.
+/// error. Nothing here logs: tokens and signed payloads never reach a log. Every call is counted
+/// and timed (`ServerAPIMetrics`).
 public struct AppStoreServerAPIClient: Sendable {
     public let environment: ServerAPIEnvironment
     public let configuration: ServerAPIConfiguration
@@ -45,6 +46,7 @@ public struct AppStoreServerAPIClient: Sendable {
                  query: [(String, String)] = [], body: [UInt8]? = nil) async throws -> [UInt8] {
         let url = configuration.baseURL(for: environment) + path + ServerAPIPath.query(query)
         try await gate.permit(endpoint, environment: environment, bundleId: bundleId)
+        ServerAPIMetrics.permitted(endpoint)
         var headers = [
             "Authorization": try tokens.token().bearerHeaderValue,
             "Accept": "application/json",
@@ -52,11 +54,14 @@ public struct AppStoreServerAPIClient: Sendable {
         ]
         if body != nil { headers["Content-Type"] = "application/json" }
         let response: HTTPResponse
+        let sent = ContinuousClock.now
         do {
             response = try await httpClient.send(method, url: url, headers: headers, body: body ?? [], timeout: configuration.requestTimeout)
         } catch let error as HTTPClientError {
+            ServerAPIMetrics.called(endpoint, status: error == .timeout ? "timeout" : "network", duration: .now - sent)
             throw error == .timeout ? ServerAPIError(.timeout) : ServerAPIError(.network, detail: error.description)
         }
+        ServerAPIMetrics.called(endpoint, status: String(response.status), duration: .now - sent)
         switch ServerAPIClassification.classify(httpStatus: response.status, body: response.body,
                                                 retryAfter: response[header: "Retry-After"], now: now()) {
         case .success:
@@ -65,6 +70,7 @@ public struct AppStoreServerAPIClient: Sendable {
             if case .rateLimited(let until) = error.kind {
                 let resume = until ?? now().addingTimeInterval(configuration.defaultRateLimitPause.timeInterval)
                 await gate.pause(endpoint, environment: environment, bundleId: bundleId, until: resume)
+                ServerAPIMetrics.paused(endpoint)
             }
             throw error
         }

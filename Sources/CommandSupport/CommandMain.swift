@@ -41,7 +41,9 @@ extension AsyncParsableCommand {
                 arguments = expanded?.arguments ?? arguments
             }
             var command = try parseAsRoot(arguments)
-            _ = try LogSetup.format(EnvironmentReader())   // RECEIPTQ_LOG_FORMAT: refused here, before any log line
+            // RECEIPTQ_LOG_FORMAT and RECEIPTQ_LOG_LEVEL: refused here, before any log line.
+            _ = try LogSetup.format(EnvironmentReader())
+            _ = try LogSetup.level(EnvironmentReader())
             if var command = command as? AsyncParsableCommand {
                 try await command.run()
             } else {

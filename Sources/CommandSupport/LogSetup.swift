@@ -15,8 +15,8 @@ public enum LogSetup {
     @discardableResult
     public static func bootstrap(label: String, defaultLevel: Logger.Level = .info,
                                  environment: EnvironmentReader = EnvironmentReader()) -> Logger {
-        let level = environment.string("RECEIPTQ_LOG_LEVEL").flatMap(Logger.Level.init(rawValue:)) ?? defaultLevel
-        // A malformed value was refused before any command ran (`runWithExitStatus`).
+        // Malformed values were refused before any command ran (`runWithExitStatus`).
+        let level = (try? level(environment)) ?? defaultLevel
         let format = (try? format(environment)) ?? .text
         LoggingSystem.bootstrap { name in
             var handler: any LogHandler = switch format {
@@ -27,6 +27,17 @@ public enum LogSetup {
             return handler
         }
         return Logger(label: label)
+    }
+
+    /// `RECEIPTQ_LOG_LEVEL`: one of swift-log's levels (any case), or nil when unset (the
+    /// command's default); anything else is a configuration error — a typo must not silently
+    /// log at another level.
+    public static func level(_ environment: EnvironmentReader) throws -> Logger.Level? {
+        guard let text = environment.string("RECEIPTQ_LOG_LEVEL") else { return nil }
+        guard let level = Logger.Level(rawValue: text.lowercased()) else {
+            throw ConfigurationError("RECEIPTQ_LOG_LEVEL must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(text.prefix(40))\"")
+        }
+        return level
     }
 
     /// `RECEIPTQ_LOG_FORMAT`: `text` (default) or `json`; anything else is a configuration error.

@@ -35,6 +35,8 @@ public final class WebhookReceiver: Sendable {
         public var type: String
         public var userID: String
         public var receivedAt: ContinuousClock.Instant
+        /// The delivery's `X-Request-Id`: the API request that queued the job the event reports.
+        public var requestID: String? = nil
     }
 
     private struct State {
@@ -138,7 +140,8 @@ public final class WebhookReceiver: Sendable {
             return Response(status: .badRequest)
         }
         let received = Received(id: id, sequence: sequence, type: event["type"] as? String ?? "",
-                                userID: event["user_id"] as? String ?? "", receivedAt: .now)
+                                userID: event["user_id"] as? String ?? "", receivedAt: .now,
+                                requestID: HTTPField.Name("X-Request-Id").flatMap { headers[$0] })
         state.withLock { $0.acknowledged.append(received) }
         return Response(status: .ok)
     }

@@ -60,12 +60,12 @@ public struct CircuitBreaker<Instant: InstantProtocol & Sendable>: Sendable, Equ
         case halfOpen = "half-open"
         case open
 
-        /// For the `receiptq_breaker_state` gauge: 0 closed, 1 half-open, 2 open.
-        public var gaugeValue: Int {
+        /// The `state` label of the breaker metrics: closed, half_open, open.
+        public var metricLabel: String {
             switch self {
-            case .closed: 0
-            case .halfOpen: 1
-            case .open: 2
+            case .closed: "closed"
+            case .halfOpen: "half_open"
+            case .open: "open"
             }
         }
     }

@@ -103,6 +103,14 @@ public final class OutcomeWriter: Sendable {
             do {
                 let result = try await record(batch)
                 metrics.recordWritten(result, batchSize: batch.count, seconds: (ContinuousClock.now - started).seconds)
+                if logger.logLevel <= .debug {
+                    for attempt in batch {
+                        var metadata = attempt.lease.logMetadata
+                        metadata["outcome"] = .string(result.outcomes[attempt.lease.id]?.metricName
+                                                      ?? (result.lostLease.contains(attempt.lease.id) ? "lost_lease" : "not_finished"))
+                        logger.debug("job attempt recorded", metadata: metadata)
+                    }
+                }
                 if !result.lostLease.isEmpty {
                     logger.info("outcomes refused by the fence (lease lost: job retried elsewhere)", metadata: ["jobs": "\(result.lostLease.count)"])
                 }
@@ -128,11 +136,12 @@ public final class OutcomeWriter: Sendable {
     private func isolate(_ batch: [FinishedAttempt], error: Error) async {
         guard batch.count > 1 else {
             let attempt = batch[0]
-            logger.error("outcome cannot be written; the job ends failed", metadata: ["job": "\(attempt.lease.id)", "error": "\(error)"])
+            logger.error("outcome cannot be written; the job ends failed",
+                         metadata: attempt.lease.logMetadata.merging(["error": "\(error)"]) { $1 })
             var failed = attempt
             failed.decision = .result(.failed(reason: "could not record the outcome: \(String(describing: error).prefix(200))"))
             if (try? await record([failed])) == nil {
-                logger.error("job could not even be marked failed; its lease will expire", metadata: ["job": "\(attempt.lease.id)"])
+                logger.error("job could not even be marked failed; its lease will expire", metadata: attempt.lease.logMetadata)
             }
             return
         }

@@ -70,6 +70,7 @@ public final class ReceiptWorker: Service, Sendable {
     public func run() async throws {
         let listener = PostgresListener(configuration: database, channels: ["receiptq_jobs", OutageNotice.channel], logger: logger)
         logger.notice("worker started", metadata: ["worker": "\(configuration.name)", "concurrency": "\(configuration.concurrency)"])
+        for environment in VerifyReceiptEnvironment.allCases { metrics.breakerMoved(environment: environment.rawValue, to: .closed) }
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
                 group.addTask { await self.writer.run() }
@@ -255,6 +256,13 @@ public final class ReceiptWorker: Service, Sendable {
             metrics.appleLatency.recordNanoseconds(Int64(result.latency.seconds * 1e9))
             metrics.appleRequests(result.environment.rawValue).increment(by: result.calls)
             if case .retryLater(.tls) = result.outcome { metrics.appleTLSFailures(result.environment.rawValue).increment() }
+            if logger.logLevel <= .debug {
+                var metadata = lease.logMetadata
+                metadata["environment"] = .string(result.environment.rawValue)
+                metadata["apple_calls"] = .stringConvertible(result.calls)
+                metadata["apple_seconds"] = .string(String(format: "%.3f", result.latency.seconds))
+                logger.debug("Apple answered verifyReceipt", metadata: metadata)
+            }
             var random = SystemRandomNumberGenerator()
             writer.submit(decision.decide(result, lease: lease, now: Date(), receiptVerifiedLocally: verifiedLocally, using: &random))
         } else {
@@ -273,7 +281,7 @@ public final class ReceiptWorker: Service, Sendable {
         for action in actions {
             switch action {
             case .breakerMoved(let environment, let phase, let reportedBy):
-                metrics.breaker(environment.rawValue).record(phase.gaugeValue)
+                metrics.breakerMoved(environment: environment.rawValue, to: phase)
                 if let reportedBy {
                     logger.warning("Apple \(environment.rawValue) circuit breaker \(phase.rawValue): another worker saw Apple failing",
                                    metadata: ["reported_by": "\(reportedBy)"])

@@ -17,8 +17,8 @@ public struct WorkerMetrics: Sendable {
     let appleTLSFailures: @Sendable (String) -> Counter
     /// Verifications in flight now.
     public let inFlight: Gauge
-    /// Circuit breaker state per environment: 0 closed, 1 half-open, 2 open.
-    let breaker: @Sendable (String) -> Gauge
+    /// Circuit breaker per Apple environment and state: 1 for the state it is in, 0 for the others.
+    let breaker: @Sendable (_ environment: String, _ state: String) -> Gauge
     /// Jobs per claim statement.
     let claimBatch: Recorder
     /// Attempts per outcome transaction, and its duration.
@@ -39,7 +39,7 @@ public struct WorkerMetrics: Sendable {
         appleRequests = { Counter(label: Self.appleRequestsTotal, dimensions: [("environment", $0)]) }
         appleTLSFailures = { Counter(label: Self.appleTLSFailuresTotal, dimensions: [("environment", $0)]) }
         inFlight = Gauge(label: Self.inFlightName)
-        breaker = { Gauge(label: Self.breakerState, dimensions: [("environment", $0)]) }
+        breaker = { Gauge(label: Self.breakerState, dimensions: [("environment", $0), ("state", $1)]) }
         claimBatch = Recorder(label: Self.claimBatchJobs, aggregate: true)
         writeBatch = Recorder(label: Self.writeBatchAttempts, aggregate: true)
         writeSeconds = Timer(label: Self.writeDuration, preferredDisplayUnit: .seconds)
@@ -47,6 +47,40 @@ public struct WorkerMetrics: Sendable {
         outageNotices = { Counter(label: Self.outageNoticesTotal, dimensions: [("result", $0)]) }
         hedges = Counter(label: Self.hedgesTotal)
         localReceiptChecks = { Counter(label: Self.localReceiptChecksTotal, dimensions: [("result", $0)]) }
+    }
+
+    /// The verifyReceipt breaker of `environment` is now in `phase` (a `state` label per phase,
+    /// as Prometheus wants instead of an enum's number).
+    func breakerMoved(environment: String, to phase: CircuitBreaker<ContinuousClock.Instant>.Phase) {
+        for state in CircuitBreaker<ContinuousClock.Instant>.Phase.allCases {
+            breaker(environment, state.metricLabel).record(state == phase ? 1 : 0)
+        }
+    }
+
+    /// The App Store Server API lookups' breaker is now in `phase`.
+    static func serverAPIBreakerMoved(to phase: CircuitBreaker<ContinuousClock.Instant>.Phase) {
+        for state in CircuitBreaker<ContinuousClock.Instant>.Phase.allCases {
+            Gauge(label: serverAPIBreakerState, dimensions: [("state", state.metricLabel)]).record(state == phase ? 1 : 0)
+        }
+    }
+
+    /// One App Store Server Notification's attempt ended: `outcome` applied, unchanged (its
+    /// lease was lost), failed (kept, re-drivable) or retry; with its lag from Apple's
+    /// `signedDate` when applied.
+    static func notificationFinished(type: String, outcome: String, lag: Double? = nil) {
+        Counter(label: notificationsTotal, dimensions: [("type", boundedNotificationType(type)), ("outcome", outcome)]).increment()
+        if let lag { Timer(label: notificationLag, preferredDisplayUnit: .seconds).recordNanoseconds(Int64(max(0, lag) * 1e9)) }
+    }
+
+    /// Apple's notification types are upper-case words joined by `_`; anything else (never seen
+    /// from Apple) is counted as `OTHER`, so the label set stays bounded.
+    static func boundedNotificationType(_ type: String) -> String {
+        (1...48).contains(type.utf8.count) && type.utf8.allSatisfy({ (65...90).contains($0) || $0 == 95 }) ? type : "OTHER"
+    }
+
+    /// One consumption request ended an attempt: sent, no_consent, failed or retry.
+    static func consumptionAnswered(_ result: String) {
+        Counter(label: consumptionAnswersTotal, dimensions: [("result", result)]).increment()
     }
 
     func recordWritten(_ result: RecordOutcomes.Result, batchSize: Int, seconds: Double) {
@@ -70,6 +104,11 @@ public struct WorkerMetrics: Sendable {
     static let outageNoticesTotal = "receiptq_worker_outage_notices_total"
     static let hedgesTotal = "receiptq_worker_apple_hedges_total"
     static let localReceiptChecksTotal = "receiptq_worker_local_receipt_checks_total"
+    static let serverAPIBreakerState = "receiptq_worker_server_api_breaker_state"
+    static let notificationsTotal = "receiptq_worker_notifications_total"
+    static let notificationLag = "receiptq_worker_notification_lag_seconds"
+    static let consumptionAnswersTotal = "receiptq_worker_consumption_answers_total"
+    static let notificationsRecoveredTotal = "receiptq_notifications_recovered_total"
 }
 
 extension JobOutcome {

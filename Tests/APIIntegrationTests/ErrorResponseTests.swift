@@ -90,8 +90,8 @@ struct ErrorResponseTests {
         let metrics = String(decoding: try await api.admin("/metrics").body, as: UTF8.self)
         #expect(metrics.contains("# HELP receiptq_api_request_duration_seconds"))
         #expect(metrics.contains("receiptq_api_request_duration_seconds_bucket{route=\"/v1/receipts/{id}\",status=\"404\""))
-        #expect(metrics.contains("# HELP receiptq_process_open_fds"))
-        #expect(metrics.contains("# HELP receiptq_process_resident_memory_bytes"))
+        #expect(metrics.contains("# HELP process_open_fds"))
+        #expect(metrics.contains("# HELP process_resident_memory_bytes"))
         await api.stop()
     }
 

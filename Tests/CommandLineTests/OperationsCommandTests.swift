@@ -84,4 +84,11 @@ struct OperationsCommandTests {
         #expect(result.status == 78)
         #expect(result.stderr.contains("RECEIPTQ_LOG_FORMAT"))
     }
+
+    @Test func aLogLevelSwiftLogDoesNotKnowIsAConfigurationError() async throws {
+        let result = try await ChildProcess.run(arguments: ["stats", "--database-url", "postgresql://u:p@127.0.0.1:1/db"],
+                                                environment: ["RECEIPTQ_LOG_LEVEL": "verbose"])
+        #expect(result.status == 78)
+        #expect(result.stderr.contains("RECEIPTQ_LOG_LEVEL must be one of trace, debug, info, notice, warning, error, critical"), "\(result.stderr)")
+    }
 }

@@ -50,11 +50,12 @@ struct SigtermFixture {
     /// - Parameters:
     ///   - latency: before each verifyReceipt answer.
     ///   - apiLatency: before each App Store Server API answer.
-    func startFake(latency: String = "0", apiLatency: String = "0") async throws -> Fake {
+    ///   - extra: more flags (e.g. `--notification-url`).
+    func startFake(latency: String = "0", apiLatency: String = "0", extra: [String] = []) async throws -> Fake {
         let process = try ChildProcess(ReceiptQBinary.fakeAppStore, arguments: [
             "--port", "0", "--latency", latency, "--api-latency", apiLatency, "--bundle-id", Self.bundleID,
             "--api-key-out", keyPath, "--api-key-id", Self.keyID, "--issuer-id", Self.issuerID, "--root-out", rootPath,
-        ])
+        ] + extra)
         var port: Int?
         _ = await eventually(timeout: .seconds(30)) {
             let printed = process.stdout

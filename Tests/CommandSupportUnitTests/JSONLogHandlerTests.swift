@@ -49,4 +49,13 @@ struct JSONLogHandlerTests {
         #expect(try LogSetup.format(EnvironmentReader(["RECEIPTQ_LOG_FORMAT": "JSON"])) == .json)
         #expect(throws: ConfigurationError.self) { try LogSetup.format(EnvironmentReader(["RECEIPTQ_LOG_FORMAT": "xml"])) }
     }
+
+    @Test func theLevelIsOneOfSwiftLogsAndAnythingElseIsAConfigurationError() throws {
+        #expect(try LogSetup.level(EnvironmentReader([:])) == nil, "unset: the command's default")
+        #expect(try LogSetup.level(EnvironmentReader(["RECEIPTQ_LOG_LEVEL": "DEBUG"])) == .debug)
+        #expect(try LogSetup.level(EnvironmentReader(["RECEIPTQ_LOG_LEVEL": "warning"])) == .warning)
+        for bad in ["verbose", "warn", "5", "info "] {
+            #expect(throws: ConfigurationError.self, "\(bad)") { try LogSetup.level(EnvironmentReader(["RECEIPTQ_LOG_LEVEL": bad])) }
+        }
+    }
 }

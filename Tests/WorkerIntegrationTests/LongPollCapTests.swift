@@ -66,8 +66,8 @@ extension EndToEndRuns {
             // (At least: on a machine loaded enough, a capped answer itself can take that long.)
             #expect(sockets.latencies.filter { $0 >= .seconds(29) }.count >= total - Int(capped) - Int(waiting),
                     "every request let in and answered waited its 30 s out")
-            let open = try #require(Self.value(metrics, "receiptq_process_open_fds"))
-            let limit = try #require(Self.value(metrics, "receiptq_process_max_fds"))
+            let open = try #require(Self.value(metrics, "process_open_fds"))
+            let limit = try #require(Self.value(metrics, "process_max_fds"))
             #expect(open < limit - 1_000, "\(open) descriptors open of \(limit)")
             // …and it still serves: another request is answered at once.
             let other = try #require(await Self.get("http://127.0.0.1:\(port)/v1/receipts/\(id)", token: Self.token))

@@ -1,25 +1,30 @@
 import Foundation
 import Prometheus
+import Synchronization
 
 /// The process's own figures, read from /proc at each scrape: open descriptors against the
 /// limit (running out shows up as connect failures, not as an error of its own), resident
-/// memory, CPU time and start time. Named `receiptq_process_*` like every other metric.
+/// memory, CPU time and start time. Named as every Prometheus client library names them
+/// (`process_*`, the CPU time a `_total` counter), so stock dashboards and rules read them.
 final class ProcessMetrics: Sendable {
     private let openFDs: Gauge
     private let maxFDs: Gauge
     private let residentBytes: Gauge
-    private let cpuSeconds: Gauge
+    private let cpuSeconds: Counter
+    /// The CPU seconds already added to `cpuSeconds` (a counter only goes up: it gets the difference).
+    private let cpuCounted = Mutex(0.0)
     private let startTime: Gauge
 
     init(registry: PrometheusCollectorRegistry) {
         func gauge(_ name: String, _ help: String) -> Gauge {
             registry.makeGauge(descriptor: MetricNameDescriptor(metricName: name, unitName: "", helpText: help))
         }
-        openFDs = gauge("receiptq_process_open_fds", "Open file descriptors (sockets included).")
-        maxFDs = gauge("receiptq_process_max_fds", "The soft limit on open file descriptors.")
-        residentBytes = gauge("receiptq_process_resident_memory_bytes", "Resident memory, in bytes.")
-        cpuSeconds = gauge("receiptq_process_cpu_seconds", "User and system CPU time used since the process started, in seconds.")
-        startTime = gauge("receiptq_process_start_time_seconds", "When the process started, in seconds since 1970.")
+        openFDs = gauge("process_open_fds", "Open file descriptors (sockets included).")
+        maxFDs = gauge("process_max_fds", "The soft limit on open file descriptors.")
+        residentBytes = gauge("process_resident_memory_bytes", "Resident memory, in bytes.")
+        cpuSeconds = registry.makeCounter(descriptor: MetricNameDescriptor(
+            metricName: "process_cpu_seconds_total", unitName: "", helpText: "User and system CPU time used since the process started, in seconds."))
+        startTime = gauge("process_start_time_seconds", "When the process started, in seconds since 1970.")
     }
 
     /// Reads /proc now (Linux; elsewhere the gauges keep their last values).
@@ -40,7 +45,13 @@ final class ProcessMetrics: Sendable {
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             // fields[0] is field 3 (state): utime is field 14, stime 15, starttime 22.
             if fields.count > 19, let user = Double(fields[11]), let system = Double(fields[12]), let started = Double(fields[19]) {
-                cpuSeconds.set((user + system) / ticks)
+                let total = (user + system) / ticks
+                let added = cpuCounted.withLock { counted -> Double in
+                    let added = max(0, total - counted)
+                    counted += added
+                    return added
+                }
+                if added > 0 { cpuSeconds.increment(by: added) }
                 if let boot = Self.bootTime { startTime.set(boot + started / ticks) }
             }
         }

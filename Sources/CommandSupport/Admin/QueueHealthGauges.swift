@@ -45,6 +45,7 @@ public struct QueueHealthGauges: Service {
 
     struct Gauges: Sendable {
         let queued, ready, verifying, timedOut, expiredLeases, retrying, failed, oldestReady, notifyQueue, pending, deliveriesFailed: Gauge
+        let oldestPendingDelivery: Gauge
         let notificationsQuarantined, notificationsFailed: Gauge
 
         init(registry: PrometheusCollectorRegistry) {
@@ -63,6 +64,8 @@ public struct QueueHealthGauges: Service {
             notifyQueue = gauge("receiptq_scheduler_notify_queue_usage_ratio",
                                 "PostgreSQL's NOTIFY queue in use, 0 to 1: at 1 every enqueue and completion fails.")
             pending = gauge("receiptq_scheduler_webhook_deliveries_pending", "Webhook deliveries queued or being delivered.")
+            oldestPendingDelivery = gauge("receiptq_scheduler_webhook_oldest_pending_age_seconds",
+                                          "Age of the oldest webhook delivery not yet acknowledged, any endpoint, in seconds (0: none): the backlog a receiver sees.")
             deliveriesFailed = gauge("receiptq_scheduler_webhook_deliveries_failed", "Webhook deliveries given up, re-drivable (receiptq webhooks redrive).")
             let notifications = "App Store Server Notifications kept but not applied, by state: quarantined (Apple's, refused by the API's configuration) or failed; re-drivable (receiptq notifications redrive)."
             notificationsQuarantined = gauge("receiptq_scheduler_notifications_unapplied", notifications, [("state", "quarantined")])
@@ -81,6 +84,7 @@ public struct QueueHealthGauges: Service {
             notifyQueue.set(health.notifyQueueUsage)
             pending.set(Double(health.deliveriesPending))
             deliveriesFailed.set(Double(health.deliveriesFailed))
+            oldestPendingDelivery.set(health.deliveriesOldestPendingSeconds)
             notificationsQuarantined.set(Double(health.notificationsQuarantined))
             notificationsFailed.set(Double(health.notificationsFailed))
         }

@@ -5,7 +5,7 @@
 public enum ConfigurationReference {
     /// Settings with no flag, read from the environment by every command (or the one named).
     static let environmentOnly: [(variable: String, help: String, defaultValue: String)] = [
-        ("RECEIPTQ_LOG_LEVEL", "trace, debug, info, notice, warning, error or critical; logs go to stderr.", "info"),
+        ("RECEIPTQ_LOG_LEVEL", "trace, debug, info, notice, warning, error or critical (any case); logs go to stderr; refused before any log line when malformed.", "info"),
         ("RECEIPTQ_LOG_FORMAT", "text (one readable line each) or json (one JSON object per line); refused before any log line when malformed.", "text"),
         ("RECEIPTQ_SHARED_SECRET", "worker: the app-specific shared secret for verifyReceipt, or the file named by RECEIPTQ_SHARED_SECRET_FILE; never on the command line, never logged.", "unset"),
     ]

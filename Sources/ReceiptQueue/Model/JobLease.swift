@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// A claimed job: the worker `lockedBy` holds it until `lockedUntil`. The pair (`id`,
 /// `attempt`) is the fencing token every completion must present.
@@ -26,12 +27,23 @@ public struct JobLease: Sendable, Hashable {
     public var lockedUntil: Date
     /// Earlier answers that may mean a bad receipt (21002…); see `FinishedAttempt.boundedAnswer`.
     public var boundedAnswers: Int
+    /// The API request that queued the job (`X-Request-Id`), for every log line about it.
+    public var requestID: String?
+
+    /// Metadata for a log line about this job: its id, attempt and request id — never the
+    /// receipt, the signed transaction or the user.
+    public var logMetadata: Logger.Metadata {
+        var metadata: Logger.Metadata = ["job": "\(id)", "attempt": "\(attempt)"]
+        if let requestID { metadata["request_id"] = .string(requestID) }
+        return metadata
+    }
 
     public init(id: Int64, kind: JobKind = .receipt, attempt: Int, receiptData: String, signedTransaction: String? = nil,
                 appAccountToken: UUID? = nil, transactionID: String, userID: String, productID: String?,
                 orderID: String?, createdAt: Date, budgetStart: Date? = nil, lockedUntil: Date, boundedAnswers: Int = 0,
-                trustedClaim: Bool = false) {
+                trustedClaim: Bool = false, requestID: String? = nil) {
         self.trustedClaim = trustedClaim
+        self.requestID = requestID
         self.id = id
         self.kind = kind
         self.signedTransaction = signedTransaction

@@ -29,6 +29,9 @@ public struct NewJob: Sendable, Hashable {
     /// against the tokens it trusts (a claim without one, or with another, is queued as a plain
     /// claim). Never stored.
     public var claimProof: ClaimProof?
+    /// The API request that submitted it (`X-Request-Id`, 1–128 characters the API checked):
+    /// kept on the job so its log lines, event and webhook delivery carry it. Not part of any key.
+    public var requestID: String?
 
     /// A legacy receipt.
     public init(receiptData: String, transactionID: String, userID: String, productID: String? = nil, orderID: String? = nil,

@@ -16,11 +16,11 @@ public enum EnqueueBatch {
     static let sql = """
         WITH input AS (
             SELECT i.*, receiptq.receipt_digest(i.receipt_data) AS digest
-            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::uuid[]) WITH ORDINALITY
-                 AS i(receipt_data, transaction_id, user_id, product_id, order_id, app_account_token, ord)
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::uuid[], $7::text[]) WITH ORDINALITY
+                 AS i(receipt_data, transaction_id, user_id, product_id, order_id, app_account_token, request_id, ord)
         ), inserted AS (
-            INSERT INTO receiptq.jobs (receipt_data, transaction_id, user_id, product_id, order_id, app_account_token)
-            SELECT receipt_data, transaction_id, user_id, product_id, order_id, app_account_token FROM input ORDER BY ord
+            INSERT INTO receiptq.jobs (receipt_data, transaction_id, user_id, product_id, order_id, app_account_token, request_id)
+            SELECT receipt_data, transaction_id, user_id, product_id, order_id, app_account_token, request_id FROM input ORDER BY ord
             ON CONFLICT (receipt_sha256, transaction_id, user_id) DO NOTHING
             RETURNING id, receipt_sha256, transaction_id, user_id, state
         ), superseded AS (
@@ -67,7 +67,7 @@ public enum EnqueueBatch {
         // Prepared: the API runs this statement for every group commit on the same connections.
         let rows = try connection.query(prepared: sql, [
             unique.map { $0.receiptData ?? "" }, unique.map(\.transactionID), unique.map(\.userID),
-            unique.map(\.productID), unique.map(\.orderID), unique.map { $0.appAccountToken?.uuidString },
+            unique.map(\.productID), unique.map(\.orderID), unique.map { $0.appAccountToken?.uuidString }, unique.map(\.requestID),
         ])
         var results: [EnqueuedJob] = []
         results.reserveCapacity(unique.count)

@@ -12,15 +12,15 @@ public enum EnqueueTransactions {
     static let sql = """
         WITH input AS (
             SELECT i.*
-            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::uuid[], $8::text[], $9::bool[], $10::text[])
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::uuid[], $8::text[], $9::bool[], $10::text[], $11::text[])
                  WITH ORDINALITY
                  AS i(kind, signed_transaction, transaction_id, user_id, product_id, order_id, app_account_token, environment,
-                      trusted_claim, claim_proof, ord)
+                      trusted_claim, claim_proof, request_id, ord)
         ), inserted AS (
             INSERT INTO receiptq.jobs (kind, signed_transaction, transaction_id, user_id, product_id, order_id, app_account_token,
-                                       apple_environment, trusted_claim, claim_proof)
+                                       apple_environment, trusted_claim, claim_proof, request_id)
             SELECT kind, signed_transaction, transaction_id, user_id, product_id, order_id, app_account_token, environment,
-                   trusted_claim, claim_proof                                  -- claim_proof: checked, then cleared (jobs_check_trusted_claim)
+                   trusted_claim, claim_proof, request_id                                 -- claim_proof: checked, then cleared (jobs_check_trusted_claim)
             FROM input ORDER BY ord
             ON CONFLICT DO NOTHING
             RETURNING id, kind, transaction_id, user_id, apple_environment, state
@@ -67,7 +67,7 @@ public enum EnqueueTransactions {
         let rows = try connection.query(sql, [
             jobs.map(\.kind.rawValue), jobs.map(\.signedTransaction), jobs.map(\.transactionID), jobs.map(\.userID),
             jobs.map(\.productID), jobs.map(\.orderID), jobs.map { $0.appAccountToken?.uuidString }, jobs.map(\.environment),
-            jobs.map(\.trustedClaim), jobs.map { $0.claimProof?.token },
+            jobs.map(\.trustedClaim), jobs.map { $0.claimProof?.token }, jobs.map(\.requestID),
         ])
         var results: [EnqueuedJob] = []
         var seen: Set<Int64> = []

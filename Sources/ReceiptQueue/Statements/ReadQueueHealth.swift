@@ -15,6 +15,8 @@ public enum ReadQueueHealth {
                  WHERE state IN ('rejected', 'failed') AND state = 'failed') AS failed,      -- jobs_failed_idx
                (SELECT coalesce(sum(pending), 0) FROM receiptq.webhook_health) AS deliveries_pending,
                (SELECT coalesce(sum(failed), 0) FROM receiptq.webhook_health) AS deliveries_failed,
+               (SELECT coalesce(extract(epoch FROM now() - min(oldest_pending_since)), 0)::float8
+                  FROM receiptq.webhook_health) AS deliveries_oldest_pending_seconds,
                (SELECT coalesce(sum(quarantined), 0) FROM receiptq.notification_health) AS notifications_quarantined,
                (SELECT coalesce(sum(failed), 0) FROM receiptq.notification_health) AS notifications_failed
         FROM receiptq.queue_health h
@@ -35,6 +37,8 @@ public enum ReadQueueHealth {
         public var notifyQueueUsage: Double
         public var deliveriesPending: Int
         public var deliveriesFailed: Int
+        /// Age of the oldest webhook delivery not yet acknowledged, any endpoint, in seconds (0: none).
+        public var deliveriesOldestPendingSeconds: Double = 0
         /// Apple's notifications this configuration refused, kept until re-driven.
         public var notificationsQuarantined: Int
         /// Notifications that could not be applied, kept until re-driven.
@@ -48,6 +52,7 @@ public enum ReadQueueHealth {
                       expiredLeases: try row.decode("expired_leases"), retrying: try row.decode("retrying"),
                       failed: try row.decode("failed"), notifyQueueUsage: try row.decode("notify_queue_usage"),
                       deliveriesPending: try row.decode("deliveries_pending"), deliveriesFailed: try row.decode("deliveries_failed"),
+                      deliveriesOldestPendingSeconds: try row.decode("deliveries_oldest_pending_seconds"),
                       notificationsQuarantined: try row.decode("notifications_quarantined"),
                       notificationsFailed: try row.decode("notifications_failed"))
     }

@@ -14,9 +14,13 @@ public struct DeliveryLease: Sendable, Hashable {
     public var secrets: [String]
     /// When the retry deadline started: creation, or the last re-drive.
     public var budgetFrom: Date
+    /// The API request that queued the job this event reports (the event's `request_id`), sent
+    /// as the delivery's `X-Request-Id` so a backend can match it to its own POST.
+    public var requestID: String?
 
     public init(endpointID: String, eventSequence: Int64, eventID: String, attempt: Int, userID: String, body: [UInt8],
-                url: String, secrets: [String], budgetFrom: Date) {
+                url: String, secrets: [String], budgetFrom: Date, requestID: String? = nil) {
+        self.requestID = requestID
         self.endpointID = endpointID
         self.eventSequence = eventSequence
         self.eventID = eventID

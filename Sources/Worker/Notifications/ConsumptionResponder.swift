@@ -94,6 +94,7 @@ public final class ConsumptionResponder: Service, Sendable {
                     ending = .failed("\(error)")
                 }
             }
+            WorkerMetrics.consumptionAnswered(ending.metricName)
             let (worker, lifecycle) = (configuration.name, self.lifecycle)
             do {
                 let written = try await pool.withConnection { try FinishConsumptionRequest.run(lease, ending, worker: worker, lifecycle: lifecycle, on: $0) }
@@ -105,6 +106,18 @@ public final class ConsumptionResponder: Service, Sendable {
                 logger.warning("could not record a consumption answer; its lease will expire and it is tried again",
                                metadata: ["error": "\(error)"])
             }
+        }
+    }
+}
+
+extension FinishConsumptionRequest.Ending {
+    /// The `result` label of `receiptq_worker_consumption_answers_total`.
+    var metricName: String {
+        switch self {
+        case .sent: "sent"
+        case .noConsent: "no_consent"
+        case .failed: "failed"
+        case .retry: "retry"
         }
     }
 }

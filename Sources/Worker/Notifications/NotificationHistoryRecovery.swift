@@ -1,3 +1,4 @@
+import CoreMetrics
 import AppStoreServerAPI
 import AppleSignedData
 import Foundation
@@ -94,6 +95,7 @@ public final class NotificationHistoryRecovery: Service, Sendable {
             let stored = found
             let created = try await pool.withConnection { try EnqueueNotifications.run(stored, on: $0) }
             run.recovered = created.filter { $0 }.count
+            Counter(label: WorkerMetrics.notificationsRecoveredTotal, dimensions: [("environment", name)]).increment(by: run.recovered)
             let recovered = run.recovered
             try await pool.withConnection {
                 try NotificationRecoveryMark.advance(environment: name, through: window.end, recovered: recovered, on: $0)

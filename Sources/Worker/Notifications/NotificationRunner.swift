@@ -101,6 +101,8 @@ public final class NotificationRunner: Service, Sendable {
                 switch outcome {
                 case .apply(let actions):
                     let result = try await pool.transaction { try ApplyNotification.run(lease, actions: actions, worker: worker, on: $0) }
+                    WorkerMetrics.notificationFinished(type: lease.type, outcome: result.applied ? "applied" : "unchanged",
+                                                       lag: result.applied ? Date().timeIntervalSince(lease.signedDate) : nil)
                     if result.applied {
                         logger.debug("notification applied", metadata: ["type": "\(lease.type)", "uuid": "\(lease.uuid)", "outcome": "\(result.outcome)"])
                     }
@@ -109,6 +111,7 @@ public final class NotificationRunner: Service, Sendable {
                     _ = try await pool.withConnection {
                         try FinishNotification.run(lease, .failed(reason: reason), worker: worker, lifecycle: lifecycle, on: $0)
                     }
+                    WorkerMetrics.notificationFinished(type: lease.type, outcome: "failed")
                     logger.error("notification could not be applied; kept as failed (re-drivable)",
                                  metadata: ["type": "\(lease.type)", "uuid": "\(lease.uuid)", "reason": "\(reason.prefix(200))"])
                 }
@@ -118,6 +121,7 @@ public final class NotificationRunner: Service, Sendable {
                 _ = try? await pool.withConnection {
                     try FinishNotification.run(lease, .retry(after: delay, error: message), worker: worker, lifecycle: lifecycle, on: $0)
                 }
+                WorkerMetrics.notificationFinished(type: lease.type, outcome: "retry")
                 logger.warning("notification not applied; retrying", metadata: ["uuid": "\(lease.uuid)", "error": "\(message.prefix(200))"])
             }
         }

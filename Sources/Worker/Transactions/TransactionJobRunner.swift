@@ -153,6 +153,7 @@ public final class TransactionJobRunner: Service, Sendable {
             self.writer = writer
             self.logger = logger
             self.state = Mutex(State(breaker: CircuitBreaker(configuration: configuration.breaker)))
+            WorkerMetrics.serverAPIBreakerMoved(to: .closed)
         }
 
         var label: String { "transaction lookups" }
@@ -190,6 +191,12 @@ public final class TransactionJobRunner: Service, Sendable {
         func perform(_ lease: JobLease) async {
             let sent = ContinuousClock.now
             let check = await checker.check(lease)
+            if logger.logLevel <= .debug {
+                var metadata = lease.logMetadata
+                metadata["apple_seconds"] = .string(String(format: "%.3f", (ContinuousClock.now - sent).seconds))
+                metadata["reached_apple"] = .stringConvertible(TransactionDecision.reachedApple(check))
+                logger.debug("App Store Server API checked the transaction", metadata: metadata)
+            }
             if Task.isCancelled {
                 writer.submit(FinishedAttempt(lease: lease, decision: .result(.release)))
             } else {
@@ -207,7 +214,10 @@ public final class TransactionJobRunner: Service, Sendable {
                 }
                 return state.breaker.phase == before ? nil : state.breaker.phase
             }
-            if let moved { logger.warning("App Store Server API circuit breaker \(moved.rawValue)") }
+            if let moved {
+                WorkerMetrics.serverAPIBreakerMoved(to: moved)
+                logger.warning("App Store Server API circuit breaker \(moved.rawValue)")
+            }
             if case .serverAPI(let error) = check, error.kind == .unauthorized {
                 logger.error("App Store Server API refused our token: check the key, key id, issuer id and bundle id")
             }

@@ -130,8 +130,10 @@ public final class WebhookDeliverer: Service, Sendable {
 
         func perform(_ lease: DeliveryLease) async {
             let sent = ContinuousClock.now
-            let headers = WebhookDeliveryHeaders.make(eventID: lease.eventID, body: lease.body, secrets: lease.secrets,
+            var headers = WebhookDeliveryHeaders.make(eventID: lease.eventID, body: lease.body, secrets: lease.secrets,
                                                       timestamp: Int64(Date().timeIntervalSince1970))
+            // Checked by the database when the job was stored (1–128 safe characters): header-safe.
+            if let requestID = lease.requestID { headers["X-Request-Id"] = requestID }
             let answer: DeliveryDecision.Answer
             do {
                 let response = try await http.post(url: lease.url, headers: headers, body: lease.body, timeout: configuration.requestTimeout)
@@ -148,7 +150,8 @@ public final class WebhookDeliverer: Service, Sendable {
         }
 
         private func finish(_ lease: DeliveryLease, _ result: DeliveryResult, receiverFailed: Bool?, sentAt: ContinuousClock.Instant) {
-            Counter(label: WorkerMetrics.webhookDeliveriesTotal, dimensions: [("result", result.metricName)]).increment()
+            Counter(label: WorkerMetrics.webhookDeliveriesTotal,
+                    dimensions: [("endpoint", lease.endpointID), ("result", result.metricName)]).increment()
             let moved: CircuitBreaker<ContinuousClock.Instant>.Phase? = state.withLock { state in
                 state.finished.append((lease, result))
                 guard let receiverFailed, var breaker = state.breakers[lease.endpointID] else { return nil }

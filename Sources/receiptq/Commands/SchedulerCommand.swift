@@ -51,7 +51,10 @@ struct SchedulerCommand: AsyncParsableCommand {
         if adminSettings.isEnabled {
             // So Kubernetes can probe it (/readyz: its database answers on a connection of the probe's
             // own), and Prometheus reads the queue's health from it. Shut down last.
-            let admin = AdminServer(configuration: adminSettings, readiness: ReadinessProbe(database: config, logger: logger), logger: logger)
+            // Before anything makes a metric: notification recovery's Server API calls count through swift-metrics.
+            let registry = PrometheusBootstrap.metricsSystem(help: WorkerMetrics.help, buckets: WorkerMetrics.buckets)
+            let admin = AdminServer(configuration: adminSettings, registry: registry,
+                                    readiness: ReadinessProbe(database: config, logger: logger), logger: logger)
             services.append(admin)
             work.append(QueueHealthGauges(database: config, registry: admin.registry, logger: logger))
         }
