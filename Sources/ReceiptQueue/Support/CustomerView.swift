@@ -27,7 +27,7 @@ public enum CustomerView {
     static let deliveryColumns = "endpoint_id, event_sequence, user_id, state, attempts, last_status, last_error, created_at, delivered_at"
 
     static func section(_ name: String, _ select: String) -> String {
-        "'\(name)', coalesce((SELECT jsonb_agg(to_jsonb(x)) FROM (\(select)) x), '[]'::jsonb)"
+        "'\(name)', coalesce((SELECT jsonb_agg(to_jsonb(x)) FROM (\(select)\n) x), '[]'::jsonb)"
     }
 
     static let userSQL = """
