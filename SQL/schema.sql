@@ -437,6 +437,13 @@ END $$;
 
 
 --
+-- Name: FUNCTION refuse_audit_change(); Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON FUNCTION receiptq.refuse_audit_change() IS 'Trigger of support_audit_append_only and support_audit_no_truncate: the audit log is append-only for every role, the owner included.';
+
+
+--
 -- Name: support_grant(text, text, text, text, text, text); Type: FUNCTION; Schema: receiptq; Owner: -
 --
 

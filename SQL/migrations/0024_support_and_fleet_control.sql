@@ -55,20 +55,7 @@ CREATE INDEX support_audit_at_idx ON receiptq.support_audit (at);
 COMMENT ON TABLE receiptq.support_audit IS
     'Every support write (API, console, CLI): who (actor: the operator''s credential name; login: the database login), when, what (action, subject), why, and the rows before and after. Append-only: support_audit_append_only refuses UPDATE, DELETE and TRUNCATE for every role, the owner included.';
 
-CREATE FUNCTION receiptq.refuse_audit_change() RETURNS trigger
-    LANGUAGE plpgsql
-    AS $$
-BEGIN
-    RAISE EXCEPTION 'receiptq.support_audit is append-only: % refused', TG_OP
-        USING ERRCODE = '42501', HINT = 'the audit log is never changed; add a row that says what was wrong';
-END $$;
-
-REVOKE ALL ON FUNCTION receiptq.refuse_audit_change() FROM PUBLIC;
-
-CREATE TRIGGER support_audit_append_only BEFORE UPDATE OR DELETE ON receiptq.support_audit
-    FOR EACH ROW EXECUTE FUNCTION receiptq.refuse_audit_change();
-CREATE TRIGGER support_audit_no_truncate BEFORE TRUNCATE ON receiptq.support_audit
-    FOR EACH STATEMENT EXECUTE FUNCTION receiptq.refuse_audit_change();
+-- Its append-only triggers: functions/refuse_audit_change.sql (the rule and where it applies, together).
 
 GRANT SELECT ON receiptq.support_audit TO receiptq_readonly;
 GRANT INSERT (actor, action, subject, why, before, after) ON receiptq.support_audit TO receiptq_support;

@@ -8,7 +8,7 @@ enum ConsoleAssets {
         form.search{display:inline-flex;gap:4px}main{padding:8px 16px}
         table{border-collapse:collapse;margin:6px 0 18px;background:#fff;font-size:12px}
         th,td{border:1px solid #ddd;padding:3px 6px;text-align:left;vertical-align:top;max-width:360px;overflow-wrap:anywhere}
-        th{background:#eee}.flash{background:#e6f4ea;border:1px solid #9c9;padding:6px}.empty{color:#888}
+        th{background:#eee;white-space:nowrap}.flash{background:#e6f4ea;border:1px solid #9c9;padding:6px}.empty{color:#888}
         .error{background:#fde8e8;border:1px solid #e99;padding:6px}
         form.action{display:inline-flex;gap:4px;margin:2px 0}h2{margin-top:22px;font-size:16px}
         .paused{color:#b00;font-weight:bold}.live{color:#070}

@@ -10,6 +10,17 @@ struct ConsolePages: Sendable {
     let auth: ConsoleAuth
     typealias H = ConsoleHTML
 
+    /// The order a section's columns read in (the story first, the bookkeeping after).
+    static let columns: [String: [String]] = [
+        "jobs": ["id", "kind", "state", "transaction_id", "product_id", "order_id", "attempts", "apple_status", "apple_environment",
+                 "last_error", "outcome_reason", "created_at", "finished_at", "run_at", "locked_by", "user_id"],
+        "grants": ["purchase_key", "user_id", "product_id", "product_type", "transaction_id", "original_transaction_id", "environment",
+                   "ownership_type", "granted_at", "revoked_at", "revocation_reason", "manual_by", "job_id"],
+        "notifications": ["notification_uuid", "notification_type", "subtype", "state", "environment", "original_transaction_id",
+                          "transaction_id", "attempts", "last_error", "outcome", "received_at", "applied_at"],
+        "audit": ["id", "at", "actor", "action", "subject", "why"],
+    ]
+
     /// The form when `who` may act, else nothing.
     func form(_ who: SupportCredentials.Operator, _ action: String, back: String, label: String, fields: String = "") -> String {
         who.role == .admin ? H.action(action, csrf: auth.csrfToken(for: who), back: back, label: label, fields: fields) : ""
@@ -96,7 +107,7 @@ struct ConsolePages: Sendable {
             + "<select name=\"product_type\" aria-label=\"product type\"><option value=\"\">type?</option>"
             + SupportLedger.productTypes.sorted().map { "<option>\($0)</option>" }.joined() + "</select>")
         for section in ["subscriptions", "orders", "jobs", "notifications", "deliveries", "audit"] {
-            body += "<h2>\(section.capitalized)</h2>" + H.table(view[section] as? [[String: Any]] ?? [], id: section)
+            body += "<h2>\(section.capitalized)</h2>" + H.table(view[section] as? [[String: Any]] ?? [], id: section, columns: Self.columns[section])
         }
         return H.page("Customer \(userID)", who: who, flash: flash, body)
     }
@@ -111,7 +122,7 @@ struct ConsolePages: Sendable {
                      fields: H.hidden("original_transaction_id", originalTransactionID)
                         + "<input name=\"days\" type=\"number\" min=\"1\" max=\"90\" required aria-label=\"days\">")
         for section in ["grants", "subscriptions", "jobs", "notifications", "deliveries", "audit"] {
-            body += "<h2>\(section.capitalized)</h2>" + H.table(view[section] as? [[String: Any]] ?? [], id: section)
+            body += "<h2>\(section.capitalized)</h2>" + H.table(view[section] as? [[String: Any]] ?? [], id: section, columns: Self.columns[section])
         }
         return H.page("Purchase \(originalTransactionID)", who: who, flash: flash, body)
     }

@@ -112,6 +112,8 @@ struct SupportLedgerTests {
     @Test func theSupportLoginWritesTheLedgerAndTheOutboxOnlyThroughTheAuditedFunctions() async throws {
         try await withSupportFixture { fixture in
             try await fixture.grant("t1", user: "u1")
+            // A job to forge a verdict on (an UPDATE that matches no row refuses nothing).
+            _ = try await JobQueue(pool: fixture.owner).enqueue([NewJob(receiptData: "cg==", transactionID: "t9", userID: "u9")])
             for sql in [
                 "INSERT INTO receiptq.grants (transaction_id, original_transaction_id, job_id, user_id, product_id, environment, purchase_key) VALUES ('x', 'x', 1, 'u', 'p', 'Production', 'purchase:x')",
                 "UPDATE receiptq.grants SET user_id = 'thief'",
