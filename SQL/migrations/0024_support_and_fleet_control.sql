@@ -123,7 +123,7 @@ GRANT UPDATE (state, run_at, attempts, budget_from, last_error) ON receiptq.deli
 
 -- ---------------------------------------------------------------------------------------------
 -- What the customer view and the console's search look up by (each was a sequential scan).
--- jobs_transaction_idx costs every enqueue one more index entry: measured in docs/benchmarks.md.
+-- jobs_transaction_idx costs every enqueue one more index entry (not yet measured with bench queue).
 
 CREATE INDEX jobs_transaction_idx ON receiptq.jobs (transaction_id);
 CREATE INDEX orders_user_idx ON receiptq.orders (user_id, created_at);
