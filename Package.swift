@@ -133,6 +133,22 @@ let package = Package(
             // Served at GET /v1/openapi.json from the binary itself (`PackageResources.openapi_json`).
             resources: [.embedInCode("openapi.json")]
         ),
+        // Customer support and the operator console (issue 27): audited support operations, the
+        // support listener (admin API + server-rendered console), off unless `receiptq support serve`.
+        .target(
+            name: "Support",
+            dependencies: [
+                "AppStoreServerAPI",
+                "AppleSignedData",
+                "Postgres",
+                "ReceiptQueue",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // What every executable needs to read its configuration: options, the environment
         // reader, duration arguments, logging and the metrics endpoint.
         .target(
@@ -161,6 +177,7 @@ let package = Package(
                 "Postgres",
                 "ReceiptQueue",
                 "API",
+                "Support",
                 "Worker",
                 "HTTPClient",
                 "AppStore",
@@ -374,6 +391,18 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        // Support operations and the support listener against a real PostgreSQL and the fake
+        // App Store over HTTP, each write checked for its audit row.
+        .testTarget(
+            name: "SupportIntegrationTests",
+            dependencies: [
+                "Support", "AppStoreServerAPI", "AppleSignedData", "FakeAppStore", "HTTPClient", "ReceiptQueue", "Postgres",
+                "PostgresTesting", "ReceiptQueueTesting", "Worker",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
             ]
         ),
     ]

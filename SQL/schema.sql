@@ -30,7 +30,7 @@ CREATE SCHEMA receiptq;
 -- Name: SCHEMA receiptq; Type: COMMENT; Schema: -; Owner: -
 --
 
-COMMENT ON SCHEMA receiptq IS 'ReceiptQueue: asynchronous verification of Apple In-App Purchase receipts. Roles: receiptq_api, receiptq_worker, receiptq_scheduler, receiptq_readonly (see migration 0011).';
+COMMENT ON SCHEMA receiptq IS 'ReceiptQueue: asynchronous verification of Apple In-App Purchase receipts. Roles: receiptq_api, receiptq_worker, receiptq_scheduler, receiptq_readonly (see migration 0011), receiptq_support (0024).';
 
 
 --
@@ -53,7 +53,7 @@ $$;
 -- Name: FUNCTION append_failed_job_events(p_jobs bigint[]); Type: COMMENT; Schema: receiptq; Owner: -
 --
 
-COMMENT ON FUNCTION receiptq.append_failed_job_events(p_jobs bigint[]) IS 'The scheduler''s only way to append events: job.failed for jobs its own transaction gave up.';
+COMMENT ON FUNCTION receiptq.append_failed_job_events(p_jobs bigint[]) IS 'The scheduler''s (and support''s discard''s) only way to append events: job.failed for jobs its own transaction gave up.';
 
 
 --
@@ -139,7 +139,7 @@ CREATE FUNCTION receiptq.create_login(p_login text, p_password text, p_role text
 DECLARE
     v_existing pg_roles%ROWTYPE;
 BEGIN
-    IF p_role IS NULL OR p_role NOT IN ('receiptq_api', 'receiptq_worker', 'receiptq_scheduler', 'receiptq_readonly') THEN
+    IF p_role IS NULL OR p_role NOT IN ('receiptq_api', 'receiptq_worker', 'receiptq_scheduler', 'receiptq_readonly', 'receiptq_support') THEN
         RAISE EXCEPTION 'unknown receiptq role %', p_role USING ERRCODE = 'invalid_parameter_value';
     END IF;
     IF p_login IS NULL OR length(p_login) NOT BETWEEN 1 AND 63 THEN
@@ -432,6 +432,179 @@ END $$;
 --
 
 COMMENT ON FUNCTION receiptq.record_purchase(p_job_id bigint, p_transaction_id text, p_original_transaction_id text, p_web_order_line_item_id text, p_user_id text, p_product_id text, p_quantity integer, p_purchase_date timestamp with time zone, p_expires_date timestamp with time zone, p_environment text, p_ownership_type text, p_order_id text, p_claimed_product_id text, p_product_type text, p_app_account_token uuid, p_claimed_app_account_token uuid, p_storefront text, p_price bigint, p_currency text, p_proven boolean, p_require_token boolean, OUT result text, OUT purchase_key text, OUT matched_order_id text, OUT unmatched boolean, OUT reason text) IS 'Ledger write for one verified transaction, one row per purchase, with its owner: granted | already_granted | owned_elsewhere | unproven (a bare claim) | token_required (policy).';
+
+
+--
+-- Name: refuse_audit_change(); Type: FUNCTION; Schema: receiptq; Owner: -
+--
+
+CREATE FUNCTION receiptq.refuse_audit_change() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    RAISE EXCEPTION 'receiptq.support_audit is append-only: % refused', TG_OP
+        USING ERRCODE = '42501', HINT = 'the audit log is never changed; add a row that says what was wrong';
+END $$;
+
+
+--
+-- Name: FUNCTION refuse_audit_change(); Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON FUNCTION receiptq.refuse_audit_change() IS 'Trigger of support_audit_append_only and support_audit_no_truncate: the audit log is append-only for every role, the owner included.';
+
+
+--
+-- Name: support_grant(text, text, text, text, text, text); Type: FUNCTION; Schema: receiptq; Owner: -
+--
+
+CREATE FUNCTION receiptq.support_grant(p_actor text, p_why text, p_user_id text, p_product_id text, p_reference text, p_product_type text) RETURNS bigint
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+DECLARE
+    v_key text := 'manual:' || p_reference;
+    v_row receiptq.grants%ROWTYPE;
+    v_data jsonb;
+    v_audit bigint;
+BEGIN
+    IF p_reference IS NULL OR p_reference !~ '^[A-Za-z0-9._:-]{1,64}$' THEN
+        RAISE EXCEPTION 'a manual grant''s reference has 1 to 64 letters, digits, . _ : -' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF p_user_id IS NULL OR length(p_user_id) NOT BETWEEN 1 AND 256 OR p_product_id IS NULL OR length(p_product_id) NOT BETWEEN 1 AND 200 THEN
+        RAISE EXCEPTION 'a manual grant names a user (1-256 characters) and a product (1-200)' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    INSERT INTO receiptq.grants (transaction_id, original_transaction_id, job_id, user_id, product_id, environment, purchase_key,
+                                 product_type, manual_by)
+    VALUES (v_key, v_key, -nextval('receiptq.manual_grant_ids'), p_user_id, p_product_id, 'Production', v_key, p_product_type, p_actor)
+    ON CONFLICT (purchase_key) DO NOTHING                                                   -- grants_pkey
+    RETURNING * INTO v_row;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'manual grant % exists: choose another reference', p_reference USING ERRCODE = 'unique_violation';
+    END IF;
+    v_data := jsonb_build_object('purchase_key', v_row.purchase_key, 'transaction_id', v_row.transaction_id,
+                                 'original_transaction_id', v_row.original_transaction_id, 'product_id', v_row.product_id,
+                                 'product_type', v_row.product_type, 'quantity', v_row.quantity, 'environment', v_row.environment,
+                                 'manual', true, 'reason', p_why);
+    INSERT INTO receiptq.support_audit (actor, action, subject, why, before, after)
+    VALUES (p_actor, 'grant.manual', 'user:' || p_user_id, p_why, NULL, to_jsonb(v_row))
+    RETURNING id INTO v_audit;
+    PERFORM pg_advisory_xact_lock(1380013393, 3);   -- AppendJobEvents.lockKey: events in commit order
+    INSERT INTO receiptq.events (type, user_id, purchase_key, body) VALUES ('grant.granted_manually', p_user_id, v_key, v_data);
+    RETURN v_audit;
+END $_$;
+
+
+--
+-- Name: FUNCTION support_grant(p_actor text, p_why text, p_user_id text, p_product_id text, p_reference text, p_product_type text); Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON FUNCTION receiptq.support_grant(p_actor text, p_why text, p_user_id text, p_product_id text, p_reference text, p_product_type text) IS 'Support''s manual grant: ledger row (manual_by), grant.granted_manually event and audit row at once; returns the audit row''s id.';
+
+
+--
+-- Name: support_revoke(text, text, text); Type: FUNCTION; Schema: receiptq; Owner: -
+--
+
+CREATE FUNCTION receiptq.support_revoke(p_actor text, p_why text, p_purchase_key text) RETURNS bigint
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_before receiptq.grants%ROWTYPE;
+    v_after receiptq.grants%ROWTYPE;
+    v_audit bigint;
+BEGIN
+    SELECT * INTO v_before FROM receiptq.grants WHERE purchase_key = p_purchase_key FOR UPDATE;   -- grants_pkey
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no grant %', p_purchase_key USING ERRCODE = 'no_data_found';
+    END IF;
+    IF v_before.revoked_at IS NOT NULL THEN
+        RAISE EXCEPTION 'grant % was revoked at %', p_purchase_key, v_before.revoked_at USING ERRCODE = 'object_not_in_prerequisite_state';
+    END IF;
+    UPDATE receiptq.grants SET revoked_at = now(), revocation_reason = 'manual: ' || p_why
+    WHERE purchase_key = p_purchase_key
+    RETURNING * INTO v_after;
+    INSERT INTO receiptq.support_audit (actor, action, subject, why, before, after)
+    VALUES (p_actor, 'grant.revoke', 'user:' || v_after.user_id, p_why, to_jsonb(v_before), to_jsonb(v_after))
+    RETURNING id INTO v_audit;
+    PERFORM pg_advisory_xact_lock(1380013393, 3);   -- AppendJobEvents.lockKey: events in commit order
+    INSERT INTO receiptq.events (type, user_id, purchase_key, body)
+    VALUES ('grant.revoked', v_after.user_id, v_after.purchase_key,
+            jsonb_build_object('purchase_key', v_after.purchase_key, 'transaction_id', v_after.transaction_id,
+                               'original_transaction_id', v_after.original_transaction_id, 'product_id', v_after.product_id,
+                               'quantity', v_after.quantity, 'environment', v_after.environment,
+                               'ownership_type', v_after.ownership_type, 'order_id', v_after.order_id,
+                               'revoked_at', v_after.revoked_at, 'reason', v_after.revocation_reason, 'manual', true));
+    RETURN v_audit;
+END $$;
+
+
+--
+-- Name: FUNCTION support_revoke(p_actor text, p_why text, p_purchase_key text); Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON FUNCTION receiptq.support_revoke(p_actor text, p_why text, p_purchase_key text) IS 'Support''s manual revocation: revoked_at and reason, grant.revoked event (manual) and audit row at once; returns the audit row''s id.';
+
+
+--
+-- Name: support_transfer(text, text, text, text); Type: FUNCTION; Schema: receiptq; Owner: -
+--
+
+CREATE FUNCTION receiptq.support_transfer(p_actor text, p_why text, p_original_transaction_id text, p_to_user text) RETURNS bigint
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_before jsonb;
+    v_after jsonb;
+    v_from text;
+    v_audit bigint;
+    v_users integer;
+BEGIN
+    IF p_to_user IS NULL OR length(p_to_user) NOT BETWEEN 1 AND 256 THEN
+        RAISE EXCEPTION 'the account to transfer to has 1 to 256 characters' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    PERFORM 1 FROM receiptq.grants WHERE original_transaction_id = p_original_transaction_id FOR UPDATE;   -- grants_original_idx
+    SELECT jsonb_agg(to_jsonb(g) ORDER BY g.purchase_key), min(g.user_id), count(DISTINCT g.user_id)
+    INTO v_before, v_from, v_users
+    FROM receiptq.grants g WHERE g.original_transaction_id = p_original_transaction_id;
+    IF v_before IS NULL THEN
+        RAISE EXCEPTION 'no grant of original transaction %', p_original_transaction_id USING ERRCODE = 'no_data_found';
+    END IF;
+    IF v_users > 1 OR EXISTS (SELECT 1 FROM receiptq.grants WHERE original_transaction_id = p_original_transaction_id
+                                AND (ownership_type <> 'PURCHASED' OR revoked_at IS NOT NULL OR manual_by IS NOT NULL)) THEN
+        RAISE EXCEPTION 'original transaction % cannot be transferred: family-shared, revoked, manual, or held by several accounts',
+            p_original_transaction_id USING ERRCODE = 'object_not_in_prerequisite_state';
+    END IF;
+    IF v_from = p_to_user THEN
+        RAISE EXCEPTION 'original transaction % is % already', p_original_transaction_id, p_to_user USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    UPDATE receiptq.grants SET user_id = p_to_user WHERE original_transaction_id = p_original_transaction_id;
+    UPDATE receiptq.subscriptions SET user_id = p_to_user, updated_at = now() WHERE original_transaction_id = p_original_transaction_id;
+    SELECT jsonb_agg(to_jsonb(g) ORDER BY g.purchase_key) INTO v_after
+    FROM receiptq.grants g WHERE g.original_transaction_id = p_original_transaction_id;
+    INSERT INTO receiptq.support_audit (actor, action, subject, why, before, after)
+    VALUES (p_actor, 'purchase.transfer', 'original_transaction:' || p_original_transaction_id, p_why,
+            jsonb_build_object('user_id', v_from, 'grants', v_before), jsonb_build_object('user_id', p_to_user, 'grants', v_after))
+    RETURNING id INTO v_audit;
+    PERFORM pg_advisory_xact_lock(1380013393, 3);   -- AppendJobEvents.lockKey: events in commit order
+    INSERT INTO receiptq.events (type, user_id, purchase_key, body)
+    SELECT 'grant.transferred', u.user_id, NULL,
+           jsonb_build_object('original_transaction_id', p_original_transaction_id, 'direction', u.direction,
+                              'from_user_id', v_from, 'to_user_id', p_to_user, 'reason', p_why,
+                              'purchase_keys', (SELECT jsonb_agg(e->>'purchase_key') FROM jsonb_array_elements(v_after) e))
+    FROM (VALUES (v_from, 'out', 1), (p_to_user, 'in', 2)) AS u(user_id, direction, ord)
+    ORDER BY u.ord;
+    RETURN v_audit;
+END $$;
+
+
+--
+-- Name: FUNCTION support_transfer(p_actor text, p_why text, p_original_transaction_id text, p_to_user text); Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON FUNCTION receiptq.support_transfer(p_actor text, p_why text, p_original_transaction_id text, p_to_user text) IS 'Support''s transfer of a purchase between app accounts (every grant of the original transaction and its subscription rows), grant.transferred events to both accounts and the audit row at once; returns the audit row''s id.';
 
 
 --
@@ -1000,6 +1173,7 @@ CREATE TABLE receiptq.grants (
     revoked_by_notification uuid,
     revocation_signed_at timestamp with time zone,
     signed_under text DEFAULT 'apple'::text NOT NULL,
+    manual_by text,
     CONSTRAINT grants_environment_check CHECK ((environment = ANY (ARRAY['Production'::text, 'Sandbox'::text]))),
     CONSTRAINT grants_ownership_check CHECK ((ownership_type = ANY (ARRAY['PURCHASED'::text, 'FAMILY_SHARED'::text]))),
     CONSTRAINT grants_product_type_check CHECK ((product_type = ANY (ARRAY['consumable'::text, 'non_consumable'::text, 'auto_renewable'::text, 'non_renewing'::text]))),
@@ -1099,6 +1273,13 @@ COMMENT ON COLUMN receiptq.grants.signed_under IS 'apple: granted by a worker tr
 
 
 --
+-- Name: COLUMN grants.manual_by; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.grants.manual_by IS 'The operator who granted it by hand (receiptq support grant; audited in support_audit). NULL: granted from Apple''s answer. A manual grant''s job_id is negative (manual_grant_ids) and names no job.';
+
+
+--
 -- Name: flagged_grants; Type: VIEW; Schema: receiptq; Owner: -
 --
 
@@ -1126,6 +1307,27 @@ COMMENT ON VIEW receiptq.flagged_grants IS 'Grants whose client claims differed 
 
 
 --
+-- Name: fleet_control; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.fleet_control (
+    singleton boolean DEFAULT true NOT NULL,
+    paused boolean DEFAULT false NOT NULL,
+    changed_at timestamp with time zone DEFAULT now() NOT NULL,
+    changed_by text,
+    reason text,
+    CONSTRAINT fleet_control_singleton_check CHECK (singleton)
+);
+
+
+--
+-- Name: TABLE fleet_control; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.fleet_control IS 'One row. paused: workers claim no job (ClaimBatch reads it on every claim); leases already held finish. Set by receiptq support pause / resume (audited).';
+
+
+--
 -- Name: jobs_id_seq; Type: SEQUENCE; Schema: receiptq; Owner: -
 --
 
@@ -1137,6 +1339,73 @@ ALTER TABLE receiptq.jobs ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     NO MAXVALUE
     CACHE 1
 );
+
+
+--
+-- Name: worker_heartbeats; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.worker_heartbeats (
+    worker text NOT NULL,
+    host text,
+    pid integer,
+    started_at timestamp with time zone DEFAULT now() NOT NULL,
+    beat_at timestamp with time zone DEFAULT now() NOT NULL,
+    interval_ms integer NOT NULL,
+    CONSTRAINT worker_heartbeats_interval_ms_check CHECK ((interval_ms > 0)),
+    CONSTRAINT worker_heartbeats_worker_check CHECK (((length(worker) >= 1) AND (length(worker) <= 200)))
+);
+
+
+--
+-- Name: TABLE worker_heartbeats; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.worker_heartbeats IS 'One row per worker process (its --name), written every interval_ms by the worker and deleted when it stops gracefully. live_workers says which are live.';
+
+
+--
+-- Name: live_workers; Type: VIEW; Schema: receiptq; Owner: -
+--
+
+CREATE VIEW receiptq.live_workers AS
+ SELECT h.worker,
+    h.host,
+    h.pid,
+    h.started_at,
+    h.beat_at,
+    h.interval_ms,
+    (h.beat_at >= (now() - (((3 * h.interval_ms))::double precision * '00:00:00.001'::interval))) AS live,
+    ( SELECT count(*) AS count
+           FROM receiptq.jobs j
+          WHERE ((j.state = 'verifying'::text) AND (j.locked_by = h.worker))) AS leased_jobs
+   FROM receiptq.worker_heartbeats h;
+
+
+--
+-- Name: VIEW live_workers; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON VIEW receiptq.live_workers IS 'Each worker that beat (worker_heartbeats): live when its last beat is within three of its intervals; leased_jobs: jobs it holds now.';
+
+
+--
+-- Name: manual_grant_ids; Type: SEQUENCE; Schema: receiptq; Owner: -
+--
+
+CREATE SEQUENCE receiptq.manual_grant_ids
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+
+--
+-- Name: SEQUENCE manual_grant_ids; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON SEQUENCE receiptq.manual_grant_ids IS 'Manual grants take job_id = -nextval: never a job''s id.';
 
 
 --
@@ -1607,6 +1876,48 @@ COMMENT ON COLUMN receiptq.subscriptions.last_source IS 'What last changed it: n
 
 
 --
+-- Name: support_audit; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.support_audit (
+    id bigint NOT NULL,
+    at timestamp with time zone DEFAULT now() NOT NULL,
+    actor text NOT NULL,
+    login text DEFAULT SESSION_USER NOT NULL,
+    action text NOT NULL,
+    subject text NOT NULL,
+    why text NOT NULL,
+    before jsonb,
+    after jsonb,
+    CONSTRAINT support_audit_action_check CHECK ((action ~ '^[a-z][a-z_.]{0,63}$'::text)),
+    CONSTRAINT support_audit_actor_check CHECK (((length(actor) >= 1) AND (length(actor) <= 200))),
+    CONSTRAINT support_audit_subject_check CHECK (((length(subject) >= 1) AND (length(subject) <= 300))),
+    CONSTRAINT support_audit_why_check CHECK (((length(btrim(why)) >= 1) AND (length(btrim(why)) <= 1000)))
+);
+
+
+--
+-- Name: TABLE support_audit; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.support_audit IS 'Every support write (API, console, CLI): who (actor: the operator''s credential name; login: the database login), when, what (action, subject), why, and the rows before and after. Append-only: support_audit_append_only refuses UPDATE, DELETE and TRUNCATE for every role, the owner included.';
+
+
+--
+-- Name: support_audit_id_seq; Type: SEQUENCE; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE receiptq.support_audit ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME receiptq.support_audit_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
 -- Name: trusted_claim_tokens; Type: TABLE; Schema: receiptq; Owner: -
 --
 
@@ -1737,6 +2048,14 @@ ALTER TABLE ONLY receiptq.events
 
 
 --
+-- Name: fleet_control fleet_control_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.fleet_control
+    ADD CONSTRAINT fleet_control_pkey PRIMARY KEY (singleton);
+
+
+--
 -- Name: grants grants_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
 --
 
@@ -1825,6 +2144,14 @@ ALTER TABLE ONLY receiptq.subscriptions
 
 
 --
+-- Name: support_audit support_audit_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.support_audit
+    ADD CONSTRAINT support_audit_pkey PRIMARY KEY (id);
+
+
+--
 -- Name: trusted_claim_tokens trusted_claim_tokens_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
 --
 
@@ -1838,6 +2165,14 @@ ALTER TABLE ONLY receiptq.trusted_claim_tokens
 
 ALTER TABLE ONLY receiptq.webhook_endpoints
     ADD CONSTRAINT webhook_endpoints_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: worker_heartbeats worker_heartbeats_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.worker_heartbeats
+    ADD CONSTRAINT worker_heartbeats_pkey PRIMARY KEY (worker);
 
 
 --
@@ -1880,6 +2215,13 @@ CREATE INDEX deliveries_lease_idx ON receiptq.deliveries USING btree (locked_unt
 --
 
 CREATE INDEX deliveries_pending_idx ON receiptq.deliveries USING btree (endpoint_id, user_id, event_sequence) WHERE (state = ANY (ARRAY['queued'::text, 'delivering'::text]));
+
+
+--
+-- Name: deliveries_user_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX deliveries_user_idx ON receiptq.deliveries USING btree (user_id, created_at);
 
 
 --
@@ -1995,6 +2337,13 @@ CREATE UNIQUE INDEX jobs_transaction_dedupe_idx ON receiptq.jobs USING btree (tr
 
 
 --
+-- Name: jobs_transaction_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX jobs_transaction_idx ON receiptq.jobs USING btree (transaction_id);
+
+
+--
 -- Name: jobs_user_idx; Type: INDEX; Schema: receiptq; Owner: -
 --
 
@@ -2013,6 +2362,13 @@ CREATE INDEX notifications_lease_idx ON receiptq.notifications USING btree (lock
 --
 
 CREATE INDEX notifications_open_idx ON receiptq.notifications USING btree (original_transaction_id, signed_date, notification_uuid) WHERE (state = ANY (ARRAY['queued'::text, 'applying'::text]));
+
+
+--
+-- Name: notifications_original_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX notifications_original_idx ON receiptq.notifications USING btree (original_transaction_id, received_at);
 
 
 --
@@ -2051,6 +2407,13 @@ CREATE INDEX orders_pending_idx ON receiptq.orders USING btree (user_id, product
 
 
 --
+-- Name: orders_user_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX orders_user_idx ON receiptq.orders USING btree (user_id, created_at);
+
+
+--
 -- Name: products_group_idx; Type: INDEX; Schema: receiptq; Owner: -
 --
 
@@ -2069,6 +2432,20 @@ CREATE INDEX subscriptions_user_idx ON receiptq.subscriptions USING btree (user_
 --
 
 CREATE INDEX subscriptions_user_state_idx ON receiptq.subscriptions USING btree (user_id, state) WHERE (user_id IS NOT NULL);
+
+
+--
+-- Name: support_audit_at_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX support_audit_at_idx ON receiptq.support_audit USING btree (at);
+
+
+--
+-- Name: support_audit_subject_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX support_audit_subject_idx ON receiptq.support_audit USING btree (subject, at);
 
 
 --
@@ -2114,6 +2491,20 @@ CREATE TRIGGER notifications_notify_received AFTER INSERT ON receiptq.notificati
 
 
 --
+-- Name: support_audit support_audit_append_only; Type: TRIGGER; Schema: receiptq; Owner: -
+--
+
+CREATE TRIGGER support_audit_append_only BEFORE DELETE OR UPDATE ON receiptq.support_audit FOR EACH ROW EXECUTE FUNCTION receiptq.refuse_audit_change();
+
+
+--
+-- Name: support_audit support_audit_no_truncate; Type: TRIGGER; Schema: receiptq; Owner: -
+--
+
+CREATE TRIGGER support_audit_no_truncate BEFORE TRUNCATE ON receiptq.support_audit FOR EACH STATEMENT EXECUTE FUNCTION receiptq.refuse_audit_change();
+
+
+--
 -- Name: deliveries deliveries_endpoint_id_fkey; Type: FK CONSTRAINT; Schema: receiptq; Owner: -
 --
 
@@ -2153,6 +2544,7 @@ GRANT USAGE ON SCHEMA receiptq TO receiptq_api;
 GRANT USAGE ON SCHEMA receiptq TO receiptq_worker;
 GRANT USAGE ON SCHEMA receiptq TO receiptq_scheduler;
 GRANT USAGE ON SCHEMA receiptq TO receiptq_readonly;
+GRANT USAGE ON SCHEMA receiptq TO receiptq_support;
 
 
 --
@@ -2161,6 +2553,7 @@ GRANT USAGE ON SCHEMA receiptq TO receiptq_readonly;
 
 REVOKE ALL ON FUNCTION receiptq.append_failed_job_events(p_jobs bigint[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION receiptq.append_failed_job_events(p_jobs bigint[]) TO receiptq_scheduler;
+GRANT ALL ON FUNCTION receiptq.append_failed_job_events(p_jobs bigint[]) TO receiptq_support;
 
 
 --
@@ -2229,6 +2622,7 @@ REVOKE ALL ON FUNCTION receiptq.receipt_digest(receipt text) FROM PUBLIC;
 GRANT ALL ON FUNCTION receiptq.receipt_digest(receipt text) TO receiptq_api;
 GRANT ALL ON FUNCTION receiptq.receipt_digest(receipt text) TO receiptq_worker;
 GRANT ALL ON FUNCTION receiptq.receipt_digest(receipt text) TO receiptq_scheduler;
+GRANT ALL ON FUNCTION receiptq.receipt_digest(receipt text) TO receiptq_support;
 
 
 --
@@ -2237,6 +2631,37 @@ GRANT ALL ON FUNCTION receiptq.receipt_digest(receipt text) TO receiptq_schedule
 
 REVOKE ALL ON FUNCTION receiptq.record_purchase(p_job_id bigint, p_transaction_id text, p_original_transaction_id text, p_web_order_line_item_id text, p_user_id text, p_product_id text, p_quantity integer, p_purchase_date timestamp with time zone, p_expires_date timestamp with time zone, p_environment text, p_ownership_type text, p_order_id text, p_claimed_product_id text, p_product_type text, p_app_account_token uuid, p_claimed_app_account_token uuid, p_storefront text, p_price bigint, p_currency text, p_proven boolean, p_require_token boolean, OUT result text, OUT purchase_key text, OUT matched_order_id text, OUT unmatched boolean, OUT reason text) FROM PUBLIC;
 GRANT ALL ON FUNCTION receiptq.record_purchase(p_job_id bigint, p_transaction_id text, p_original_transaction_id text, p_web_order_line_item_id text, p_user_id text, p_product_id text, p_quantity integer, p_purchase_date timestamp with time zone, p_expires_date timestamp with time zone, p_environment text, p_ownership_type text, p_order_id text, p_claimed_product_id text, p_product_type text, p_app_account_token uuid, p_claimed_app_account_token uuid, p_storefront text, p_price bigint, p_currency text, p_proven boolean, p_require_token boolean, OUT result text, OUT purchase_key text, OUT matched_order_id text, OUT unmatched boolean, OUT reason text) TO receiptq_worker;
+
+
+--
+-- Name: FUNCTION refuse_audit_change(); Type: ACL; Schema: receiptq; Owner: -
+--
+
+REVOKE ALL ON FUNCTION receiptq.refuse_audit_change() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION support_grant(p_actor text, p_why text, p_user_id text, p_product_id text, p_reference text, p_product_type text); Type: ACL; Schema: receiptq; Owner: -
+--
+
+REVOKE ALL ON FUNCTION receiptq.support_grant(p_actor text, p_why text, p_user_id text, p_product_id text, p_reference text, p_product_type text) FROM PUBLIC;
+GRANT ALL ON FUNCTION receiptq.support_grant(p_actor text, p_why text, p_user_id text, p_product_id text, p_reference text, p_product_type text) TO receiptq_support;
+
+
+--
+-- Name: FUNCTION support_revoke(p_actor text, p_why text, p_purchase_key text); Type: ACL; Schema: receiptq; Owner: -
+--
+
+REVOKE ALL ON FUNCTION receiptq.support_revoke(p_actor text, p_why text, p_purchase_key text) FROM PUBLIC;
+GRANT ALL ON FUNCTION receiptq.support_revoke(p_actor text, p_why text, p_purchase_key text) TO receiptq_support;
+
+
+--
+-- Name: FUNCTION support_transfer(p_actor text, p_why text, p_original_transaction_id text, p_to_user text); Type: ACL; Schema: receiptq; Owner: -
+--
+
+REVOKE ALL ON FUNCTION receiptq.support_transfer(p_actor text, p_why text, p_original_transaction_id text, p_to_user text) FROM PUBLIC;
+GRANT ALL ON FUNCTION receiptq.support_transfer(p_actor text, p_why text, p_original_transaction_id text, p_to_user text) TO receiptq_support;
 
 
 --
@@ -2427,6 +2852,7 @@ GRANT SELECT(state) ON TABLE receiptq.jobs TO receiptq_api;
 GRANT UPDATE(state) ON TABLE receiptq.jobs TO receiptq_worker;
 GRANT SELECT(state),UPDATE(state) ON TABLE receiptq.jobs TO receiptq_scheduler;
 GRANT SELECT(state) ON TABLE receiptq.jobs TO receiptq_readonly;
+GRANT UPDATE(state) ON TABLE receiptq.jobs TO receiptq_support;
 
 
 --
@@ -2437,6 +2863,7 @@ GRANT SELECT(attempts) ON TABLE receiptq.jobs TO receiptq_api;
 GRANT UPDATE(attempts) ON TABLE receiptq.jobs TO receiptq_worker;
 GRANT SELECT(attempts) ON TABLE receiptq.jobs TO receiptq_scheduler;
 GRANT SELECT(attempts) ON TABLE receiptq.jobs TO receiptq_readonly;
+GRANT UPDATE(attempts) ON TABLE receiptq.jobs TO receiptq_support;
 
 
 --
@@ -2447,6 +2874,7 @@ GRANT SELECT(run_at) ON TABLE receiptq.jobs TO receiptq_api;
 GRANT UPDATE(run_at) ON TABLE receiptq.jobs TO receiptq_worker;
 GRANT SELECT(run_at),UPDATE(run_at) ON TABLE receiptq.jobs TO receiptq_scheduler;
 GRANT SELECT(run_at) ON TABLE receiptq.jobs TO receiptq_readonly;
+GRANT UPDATE(run_at) ON TABLE receiptq.jobs TO receiptq_support;
 
 
 --
@@ -2497,6 +2925,7 @@ GRANT SELECT(last_error) ON TABLE receiptq.jobs TO receiptq_api;
 GRANT UPDATE(last_error) ON TABLE receiptq.jobs TO receiptq_worker;
 GRANT SELECT(last_error),UPDATE(last_error) ON TABLE receiptq.jobs TO receiptq_scheduler;
 GRANT SELECT(last_error) ON TABLE receiptq.jobs TO receiptq_readonly;
+GRANT UPDATE(last_error) ON TABLE receiptq.jobs TO receiptq_support;
 
 
 --
@@ -2507,6 +2936,7 @@ GRANT SELECT(outcome_reason) ON TABLE receiptq.jobs TO receiptq_api;
 GRANT UPDATE(outcome_reason) ON TABLE receiptq.jobs TO receiptq_worker;
 GRANT SELECT(outcome_reason),UPDATE(outcome_reason) ON TABLE receiptq.jobs TO receiptq_scheduler;
 GRANT SELECT(outcome_reason) ON TABLE receiptq.jobs TO receiptq_readonly;
+GRANT UPDATE(outcome_reason) ON TABLE receiptq.jobs TO receiptq_support;
 
 
 --
@@ -2526,6 +2956,7 @@ GRANT SELECT(updated_at),UPDATE(updated_at) ON TABLE receiptq.jobs TO receiptq_a
 GRANT UPDATE(updated_at) ON TABLE receiptq.jobs TO receiptq_worker;
 GRANT SELECT(updated_at),UPDATE(updated_at) ON TABLE receiptq.jobs TO receiptq_scheduler;
 GRANT SELECT(updated_at) ON TABLE receiptq.jobs TO receiptq_readonly;
+GRANT UPDATE(updated_at) ON TABLE receiptq.jobs TO receiptq_support;
 
 
 --
@@ -2536,6 +2967,7 @@ GRANT SELECT(finished_at) ON TABLE receiptq.jobs TO receiptq_api;
 GRANT UPDATE(finished_at) ON TABLE receiptq.jobs TO receiptq_worker;
 GRANT SELECT(finished_at),UPDATE(finished_at) ON TABLE receiptq.jobs TO receiptq_scheduler;
 GRANT SELECT(finished_at) ON TABLE receiptq.jobs TO receiptq_readonly;
+GRANT UPDATE(finished_at) ON TABLE receiptq.jobs TO receiptq_support;
 
 
 --
@@ -2546,6 +2978,7 @@ GRANT SELECT(bounded_answers) ON TABLE receiptq.jobs TO receiptq_api;
 GRANT UPDATE(bounded_answers) ON TABLE receiptq.jobs TO receiptq_worker;
 GRANT SELECT(bounded_answers) ON TABLE receiptq.jobs TO receiptq_scheduler;
 GRANT SELECT(bounded_answers) ON TABLE receiptq.jobs TO receiptq_readonly;
+GRANT UPDATE(bounded_answers) ON TABLE receiptq.jobs TO receiptq_support;
 
 
 --
@@ -2555,6 +2988,7 @@ GRANT SELECT(bounded_answers) ON TABLE receiptq.jobs TO receiptq_readonly;
 GRANT SELECT(redriven_at) ON TABLE receiptq.jobs TO receiptq_api;
 GRANT SELECT(redriven_at) ON TABLE receiptq.jobs TO receiptq_scheduler;
 GRANT SELECT(redriven_at) ON TABLE receiptq.jobs TO receiptq_readonly;
+GRANT UPDATE(redriven_at) ON TABLE receiptq.jobs TO receiptq_support;
 
 
 --
@@ -2742,6 +3176,7 @@ GRANT SELECT ON TABLE receiptq.deliveries TO receiptq_readonly;
 
 GRANT UPDATE(state) ON TABLE receiptq.deliveries TO receiptq_worker;
 GRANT UPDATE(state) ON TABLE receiptq.deliveries TO receiptq_scheduler;
+GRANT UPDATE(state) ON TABLE receiptq.deliveries TO receiptq_support;
 
 
 --
@@ -2749,6 +3184,7 @@ GRANT UPDATE(state) ON TABLE receiptq.deliveries TO receiptq_scheduler;
 --
 
 GRANT UPDATE(attempts) ON TABLE receiptq.deliveries TO receiptq_worker;
+GRANT UPDATE(attempts) ON TABLE receiptq.deliveries TO receiptq_support;
 
 
 --
@@ -2757,6 +3193,7 @@ GRANT UPDATE(attempts) ON TABLE receiptq.deliveries TO receiptq_worker;
 
 GRANT UPDATE(run_at) ON TABLE receiptq.deliveries TO receiptq_worker;
 GRANT UPDATE(run_at) ON TABLE receiptq.deliveries TO receiptq_scheduler;
+GRANT UPDATE(run_at) ON TABLE receiptq.deliveries TO receiptq_support;
 
 
 --
@@ -2788,6 +3225,14 @@ GRANT UPDATE(last_status) ON TABLE receiptq.deliveries TO receiptq_worker;
 
 GRANT UPDATE(last_error) ON TABLE receiptq.deliveries TO receiptq_worker;
 GRANT UPDATE(last_error) ON TABLE receiptq.deliveries TO receiptq_scheduler;
+GRANT UPDATE(last_error) ON TABLE receiptq.deliveries TO receiptq_support;
+
+
+--
+-- Name: COLUMN deliveries.budget_from; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(budget_from) ON TABLE receiptq.deliveries TO receiptq_support;
 
 
 --
@@ -2902,6 +3347,93 @@ GRANT SELECT ON TABLE receiptq.flagged_grants TO receiptq_readonly;
 
 
 --
+-- Name: TABLE fleet_control; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.fleet_control TO receiptq_worker;
+GRANT SELECT ON TABLE receiptq.fleet_control TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN fleet_control.paused; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(paused) ON TABLE receiptq.fleet_control TO receiptq_support;
+
+
+--
+-- Name: COLUMN fleet_control.changed_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(changed_at) ON TABLE receiptq.fleet_control TO receiptq_support;
+
+
+--
+-- Name: COLUMN fleet_control.changed_by; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(changed_by) ON TABLE receiptq.fleet_control TO receiptq_support;
+
+
+--
+-- Name: COLUMN fleet_control.reason; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(reason) ON TABLE receiptq.fleet_control TO receiptq_support;
+
+
+--
+-- Name: TABLE worker_heartbeats; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT,INSERT,DELETE ON TABLE receiptq.worker_heartbeats TO receiptq_worker;
+GRANT SELECT ON TABLE receiptq.worker_heartbeats TO receiptq_readonly;
+GRANT SELECT,DELETE ON TABLE receiptq.worker_heartbeats TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN worker_heartbeats.host; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(host) ON TABLE receiptq.worker_heartbeats TO receiptq_worker;
+
+
+--
+-- Name: COLUMN worker_heartbeats.pid; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(pid) ON TABLE receiptq.worker_heartbeats TO receiptq_worker;
+
+
+--
+-- Name: COLUMN worker_heartbeats.started_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(started_at) ON TABLE receiptq.worker_heartbeats TO receiptq_worker;
+
+
+--
+-- Name: COLUMN worker_heartbeats.beat_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(beat_at) ON TABLE receiptq.worker_heartbeats TO receiptq_worker;
+
+
+--
+-- Name: COLUMN worker_heartbeats.interval_ms; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(interval_ms) ON TABLE receiptq.worker_heartbeats TO receiptq_worker;
+
+
+--
+-- Name: TABLE live_workers; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.live_workers TO receiptq_readonly;
+
+
+--
 -- Name: TABLE notification_recovery; Type: ACL; Schema: receiptq; Owner: -
 --
 
@@ -3005,6 +3537,7 @@ GRANT SELECT(state),INSERT(state) ON TABLE receiptq.notifications TO receiptq_ap
 GRANT UPDATE(state) ON TABLE receiptq.notifications TO receiptq_worker;
 GRANT SELECT(state),INSERT(state),UPDATE(state) ON TABLE receiptq.notifications TO receiptq_scheduler;
 GRANT SELECT(state) ON TABLE receiptq.notifications TO receiptq_readonly;
+GRANT UPDATE(state) ON TABLE receiptq.notifications TO receiptq_support;
 
 
 --
@@ -3014,6 +3547,7 @@ GRANT SELECT(state) ON TABLE receiptq.notifications TO receiptq_readonly;
 GRANT UPDATE(attempts) ON TABLE receiptq.notifications TO receiptq_worker;
 GRANT SELECT(attempts) ON TABLE receiptq.notifications TO receiptq_scheduler;
 GRANT SELECT(attempts) ON TABLE receiptq.notifications TO receiptq_readonly;
+GRANT UPDATE(attempts) ON TABLE receiptq.notifications TO receiptq_support;
 
 
 --
@@ -3023,6 +3557,7 @@ GRANT SELECT(attempts) ON TABLE receiptq.notifications TO receiptq_readonly;
 GRANT UPDATE(run_at) ON TABLE receiptq.notifications TO receiptq_worker;
 GRANT SELECT(run_at),UPDATE(run_at) ON TABLE receiptq.notifications TO receiptq_scheduler;
 GRANT SELECT(run_at) ON TABLE receiptq.notifications TO receiptq_readonly;
+GRANT UPDATE(run_at) ON TABLE receiptq.notifications TO receiptq_support;
 
 
 --
@@ -3051,6 +3586,7 @@ GRANT UPDATE(last_error) ON TABLE receiptq.notifications TO receiptq_worker;
 GRANT SELECT(last_error),INSERT(last_error),UPDATE(last_error) ON TABLE receiptq.notifications TO receiptq_scheduler;
 GRANT SELECT(last_error) ON TABLE receiptq.notifications TO receiptq_readonly;
 GRANT INSERT(last_error) ON TABLE receiptq.notifications TO receiptq_api;
+GRANT UPDATE(last_error) ON TABLE receiptq.notifications TO receiptq_support;
 
 
 --
@@ -3060,6 +3596,7 @@ GRANT INSERT(last_error) ON TABLE receiptq.notifications TO receiptq_api;
 GRANT UPDATE(outcome) ON TABLE receiptq.notifications TO receiptq_worker;
 GRANT SELECT(outcome),UPDATE(outcome) ON TABLE receiptq.notifications TO receiptq_scheduler;
 GRANT SELECT(outcome) ON TABLE receiptq.notifications TO receiptq_readonly;
+GRANT UPDATE(outcome) ON TABLE receiptq.notifications TO receiptq_support;
 
 
 --
@@ -3215,6 +3752,55 @@ GRANT SELECT ON TABLE receiptq.schema_repeatables TO receiptq_readonly;
 GRANT SELECT ON TABLE receiptq.subscriptions TO receiptq_api;
 GRANT SELECT,INSERT,UPDATE ON TABLE receiptq.subscriptions TO receiptq_worker;
 GRANT SELECT ON TABLE receiptq.subscriptions TO receiptq_readonly;
+
+
+--
+-- Name: TABLE support_audit; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.support_audit TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN support_audit.actor; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(actor) ON TABLE receiptq.support_audit TO receiptq_support;
+
+
+--
+-- Name: COLUMN support_audit.action; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(action) ON TABLE receiptq.support_audit TO receiptq_support;
+
+
+--
+-- Name: COLUMN support_audit.subject; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(subject) ON TABLE receiptq.support_audit TO receiptq_support;
+
+
+--
+-- Name: COLUMN support_audit.why; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(why) ON TABLE receiptq.support_audit TO receiptq_support;
+
+
+--
+-- Name: COLUMN support_audit.before; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(before) ON TABLE receiptq.support_audit TO receiptq_support;
+
+
+--
+-- Name: COLUMN support_audit.after; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(after) ON TABLE receiptq.support_audit TO receiptq_support;
 
 
 --

@@ -14,7 +14,8 @@ CREATE OR REPLACE FUNCTION receiptq.append_failed_job_events(p_jobs bigint[]) RE
     WHERE j.id = ANY(p_jobs) AND j.state = 'failed' AND j.finished_at = now();
 $$;
 
-COMMENT ON FUNCTION receiptq.append_failed_job_events(p_jobs bigint[]) IS 'The scheduler''s only way to append events: job.failed for jobs its own transaction gave up.';
+COMMENT ON FUNCTION receiptq.append_failed_job_events(p_jobs bigint[]) IS 'The scheduler''s (and support''s discard''s) only way to append events: job.failed for jobs its own transaction gave up.';
 
 REVOKE ALL ON FUNCTION receiptq.append_failed_job_events(p_jobs bigint[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION receiptq.append_failed_job_events(p_jobs bigint[]) TO receiptq_scheduler;
+GRANT ALL ON FUNCTION receiptq.append_failed_job_events(p_jobs bigint[]) TO receiptq_support;

@@ -10,7 +10,7 @@ CREATE OR REPLACE FUNCTION receiptq.create_login(p_login text, p_password text, 
 DECLARE
     v_existing pg_roles%ROWTYPE;
 BEGIN
-    IF p_role IS NULL OR p_role NOT IN ('receiptq_api', 'receiptq_worker', 'receiptq_scheduler', 'receiptq_readonly') THEN
+    IF p_role IS NULL OR p_role NOT IN ('receiptq_api', 'receiptq_worker', 'receiptq_scheduler', 'receiptq_readonly', 'receiptq_support') THEN
         RAISE EXCEPTION 'unknown receiptq role %', p_role USING ERRCODE = 'invalid_parameter_value';
     END IF;
     IF p_login IS NULL OR length(p_login) NOT BETWEEN 1 AND 63 THEN

@@ -11,3 +11,5 @@ REVOKE ALL ON FUNCTION receiptq.receipt_digest(receipt text) FROM PUBLIC;
 GRANT ALL ON FUNCTION receiptq.receipt_digest(receipt text) TO receiptq_api;
 GRANT ALL ON FUNCTION receiptq.receipt_digest(receipt text) TO receiptq_worker;
 GRANT ALL ON FUNCTION receiptq.receipt_digest(receipt text) TO receiptq_scheduler;
+-- Support's re-drives and discards update jobs rows, which recomputes the generated digest.
+GRANT ALL ON FUNCTION receiptq.receipt_digest(receipt text) TO receiptq_support;

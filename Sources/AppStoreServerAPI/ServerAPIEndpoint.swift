@@ -18,6 +18,16 @@ public enum ServerAPIEndpoint: String, Sendable, Hashable, CaseIterable, CustomS
     case requestTestNotification = "request_test_notification"
     /// `GET /inApps/v1/notifications/test/{testNotificationToken}`
     case getTestNotificationStatus = "get_test_notification_status"
+    /// `GET /inApps/v1/lookup/{orderId}` (Look Up Order ID: the order id on the customer's receipt e-mail)
+    case lookUpOrderId = "look_up_order_id"
+    /// `PUT /inApps/v1/subscriptions/extend/{originalTransactionId}`
+    case extendSubscriptionRenewalDate = "extend_subscription_renewal_date"
+    /// `POST /inApps/v1/subscriptions/extend/mass`
+    case massExtendRenewalDate = "extend_renewal_date_for_all_active_subscribers"
+    /// `GET /inApps/v1/subscriptions/extend/mass/{productId}/{requestIdentifier}`
+    case massExtensionStatus = "get_status_of_subscription_renewal_date_extensions"
+    /// `PUT /inApps/v1/transactions/{originalTransactionId}/appAccountToken`
+    case setAppAccountToken = "set_app_account_token"
 
     /// Apple's published production limit, in requests per second per app ("Identifying rate
     /// limits"; enforced over an hour). The sandbox gets 10% of it.
@@ -27,6 +37,9 @@ public enum ServerAPIEndpoint: String, Sendable, Hashable, CaseIterable, CustomS
              .getNotificationHistory, .sendConsumptionInformation: 50
         case .getRefundHistory: 10
         case .requestTestNotification, .getTestNotificationStatus: 1
+        // Support operations, asked by hand: modest budgets (Apple publishes no higher figure we rely on).
+        case .lookUpOrderId, .extendSubscriptionRenewalDate, .massExtensionStatus, .setAppAccountToken: 10
+        case .massExtendRenewalDate: 1
         }
     }
 

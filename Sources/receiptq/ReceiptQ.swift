@@ -18,6 +18,7 @@ struct ReceiptQ: AsyncParsableCommand {
             SchedulerCommand.self,
             Stats.self,
             RedriveCommand.self,
+            SupportCommand.self,
             ReleaseCommand.self,
             WebhooksCommand.self,
             EnqueueCommand.self,

@@ -198,6 +198,12 @@ struct LifecycleAgreementTests {
         }
     }
 
+    @Test func discardJobs() async throws {
+        try await Self.check(.discard) { fixture, rows in
+            _ = try await fixture.pool.withConnection { try DiscardJobs.run(ids: rows.map(\.id), reason: "spam", on: $0) }
+        }
+    }
+
     @Test func aRedrivenJobHasAFreshBudget() async throws {
         let fixture = try await QueueFixture.make()
         defer { fixture.shutdown() }

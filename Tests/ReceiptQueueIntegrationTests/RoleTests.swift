@@ -309,4 +309,47 @@ struct RoleTests {
             try await fixture.owner.withConnection { try CreateLogin.run(login: "receiptq_worker", password: "x", role: .api, on: $0) }
         }
     }
+
+    /// Migration 0024: support acts only through its narrow paths; the worker beats and reads the
+    /// pause switch; the read-only login reads the audit log and the live workers, and acts on nothing.
+    @Test func supportWritesOnlyAuditedPathsWorkersBeatAndReadonlyOnlyReads() async throws {
+        let fixture = try await Fixture.make()
+        defer { fixture.shutdown() }
+        let support = try await fixture.pool(.support)
+        let worker = try await fixture.pool(.worker)
+        let readonly = try await fixture.pool(.readonly)
+        defer { support.shutdown(); worker.shutdown(); readonly.shutdown() }
+        let action = try SupportAction(actor: "alice", why: "role test")
+        // Support: pauses (audited), reads what readonly reads, inserts audit rows only.
+        _ = try await support.withConnection { try FleetControl.set(paused: true, action, on: $0) }
+        #expect(try await support.query("SELECT count(*) FROM receiptq.queue_depth")[0].decode("count", as: Int.self) == 3)
+        for sql in [
+            "UPDATE receiptq.support_audit SET why = 'x'",
+            "DELETE FROM receiptq.support_audit",
+            "INSERT INTO receiptq.support_audit (actor, login, action, subject, why) VALUES ('a', 'someone-else', 'x', 'y', 'z')",
+            "INSERT INTO receiptq.events (type, user_id, body) VALUES ('grant.revoked', 'u', '{}')",
+            "INSERT INTO receiptq.grants (transaction_id, original_transaction_id, job_id, user_id, product_id, environment, purchase_key) VALUES ('t', 't', 1, 'u', 'p', 'Production', 'purchase:t')",
+            "DELETE FROM receiptq.jobs",
+            "SELECT receipt_data FROM receiptq.jobs",
+            "DELETE FROM receiptq.worker_heartbeats",
+            "SELECT receiptq.append_job_events(ARRAY[1::bigint])",
+        ] {
+            #expect(await Self.refusal(support, sql) == Self.denied, "the support role ran: \(sql)")
+        }
+        // Workers: beat and read the switch; never flip it, never read the audit log's writes away.
+        try await worker.withConnection { try WorkerHeartbeats.beat(worker: "w1", host: "h", pid: 1, interval: .seconds(5), on: $0) }
+        try await worker.withConnection { try WorkerHeartbeats.beat(worker: "w1", host: "h", pid: 1, interval: .seconds(5), on: $0) }
+        #expect(try await worker.query("SELECT paused FROM receiptq.fleet_control")[0].decode("paused", as: Bool.self))
+        for sql in ["UPDATE receiptq.fleet_control SET paused = false", "INSERT INTO receiptq.support_audit (actor, action, subject, why) VALUES ('w', 'x', 'y', 'z')",
+                    "SELECT receiptq.support_grant('w', 'why', 'u', 'p', 'r', NULL)"] {
+            #expect(await Self.refusal(worker, sql) == Self.denied, "the worker role ran: \(sql)")
+        }
+        // Read-only: reads the audit log and the live workers; acts on nothing.
+        #expect(try await readonly.query("SELECT count(*) FROM receiptq.support_audit")[0].decode("count", as: Int.self) == 1)
+        #expect(try await readonly.withConnection { try WorkerHeartbeats.list(on: $0) }.map(\.worker) == ["w1"])
+        for sql in ["UPDATE receiptq.fleet_control SET paused = false", "INSERT INTO receiptq.support_audit (actor, action, subject, why) VALUES ('r', 'x', 'y', 'z')",
+                    "SELECT receiptq.support_revoke('r', 'why', 'purchase:t')", "UPDATE receiptq.jobs SET state = 'queued'"] {
+            #expect(await Self.refusal(readonly, sql) == Self.denied, "the read-only role ran: \(sql)")
+        }
+    }
 }

@@ -12,12 +12,12 @@ struct JobLifecycleTests {
     static let now = enqueued.addingTimeInterval(60)
 
     static var events: [JobEvent] {
-        [.claim, .leaseExpired, .timedOutDue, .release, .redrive] + AttemptEnd.allCases.map(JobEvent.complete)
+        [.claim, .leaseExpired, .timedOutDue, .release, .redrive, .discard] + AttemptEnd.allCases.map(JobEvent.complete)
     }
 
     /// (from, event) → (next with budget left, next with budget spent). Anything else is refused.
     static let table: [JobState: [JobEvent: (JobState, JobState)]] = [
-        .queued: [.claim: (.verifying, .verifying)],
+        .queued: [.claim: (.verifying, .verifying), .discard: (.failed, .failed)],
         .verifying: [
             .complete(.granted): (.granted, .granted),
             .complete(.alreadyGranted): (.alreadyGranted, .alreadyGranted),
@@ -32,7 +32,7 @@ struct JobLifecycleTests {
             .leaseExpired: (.queued, .failed),
             .release: (.queued, .queued),
         ],
-        .timedOut: [.timedOutDue: (.queued, .failed)],
+        .timedOut: [.timedOutDue: (.queued, .failed), .discard: (.failed, .failed)],
         .failed: [.redrive: (.queued, .queued)],
     ]
 

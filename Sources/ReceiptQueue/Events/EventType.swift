@@ -22,6 +22,11 @@ public enum EventType: String, Sendable, CaseIterable, Codable {
     case grantRevoked = "grant.revoked"
     /// Apple reversed a refund (REFUND_REVERSED): the purchase counts again.
     case grantReinstated = "grant.reinstated"
+    /// An operator granted a product by hand (`receiptq.support_grant`; `data.manual` true).
+    case grantGrantedManually = "grant.granted_manually"
+    /// An operator moved a purchase between app accounts (`receiptq.support_transfer`): one
+    /// event to each account, `data.direction` `out` or `in`.
+    case grantTransferred = "grant.transferred"
     // A subscription's life, one type per change (`SubscriptionChange`), each with the
     // subscription as it stands after it. New periods are also granted (`verdict.delivered` of
     // their own); these say what happened to the subscription.

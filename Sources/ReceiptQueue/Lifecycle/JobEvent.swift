@@ -16,6 +16,10 @@ public enum JobEvent: Sendable, Hashable {
     case release
     /// Ops put a `failed` job back in the queue (`RedriveFailedJobs`) once the cause is fixed.
     case redrive
+    /// Ops discard a job that has not ended (`DiscardJobs`): a `queued` or `timed_out` job is
+    /// given up into `failed` at once (kept, re-drivable, with a `job.failed` event). A leased
+    /// job is left to its worker.
+    case discard
 }
 
 /// How one attempt ended, as far as the job's state is concerned. `granted`, `alreadyGranted`

@@ -7,7 +7,7 @@ import Foundation
 ///        ▲                 │  │  │
 ///        │   retry ◀───────┘  │  └──timed out──▶ timed_out ──due (scheduler)──▶ queued
 ///        ├── lease expired ◀──┘ (scheduler), release (worker)
-///        └── redrive (ops) ◀── failed
+///        └── redrive (ops) ◀── failed ◀── discard (ops) ── queued | timed_out
 ///
 /// Every path that would try a job again gives it up (`failed`) instead once its `RetryBudget`
 /// is spent — and a retry of an answer that doubts the job itself (`Doubt`) sooner, by its own
@@ -81,6 +81,7 @@ public struct JobLifecycle: Sendable, Equatable {
         case (.timedOut, .timedOutDue): return spent ? .failed : .queued
         case (.verifying, .release): return .queued
         case (.failed, .redrive): return .queued
+        case (.queued, .discard), (.timedOut, .discard): return .failed
         default: return nil
         }
     }

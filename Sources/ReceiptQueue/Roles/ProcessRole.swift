@@ -10,6 +10,10 @@ public enum ProcessRole: String, Sendable, CaseIterable {
     case scheduler
     /// Ops views, dashboards, autoscalers: reads everything but receipts and webhook secrets.
     case readonly
+    /// The support listener's admin login and `receiptq support …` (migration 0024): reads what
+    /// `readonly` reads (a member of it); writes the audit log, the fleet's pause switch, re-drives
+    /// and discards, and the ledger only through the audited support functions.
+    case support
 
     /// The group role's name in PostgreSQL, e.g. `receiptq_worker`.
     public var groupName: String { "receiptq_\(rawValue)" }

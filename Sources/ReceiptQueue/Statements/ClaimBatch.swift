@@ -8,12 +8,14 @@ import Postgres
 /// other or taking the same row; the partial index `jobs_ready_kind_idx` (state = 'queued', by
 /// kind, run_at, id) holds only the queue, so the scan stays short however many finished jobs the
 /// table has, and a claim of one kind never walks past jobs of another. Each claim increments
-/// `attempts`, which becomes the lease's fencing token.
+/// `attempts`, which becomes the lease's fencing token. While ops have paused the fleet
+/// (`receiptq.fleet_control`, `PauseFleet`) it claims nothing; leases already held finish.
 public enum ClaimBatch {
     static let sql = """
         WITH ready AS (
             SELECT id FROM receiptq.jobs
             WHERE state = 'queued' AND kind = $4 AND run_at <= now()              -- jobs_ready_kind_idx
+              AND NOT (SELECT paused FROM receiptq.fleet_control)                  -- one row: the fleet's pause switch
             ORDER BY run_at, id
             LIMIT $1
             FOR UPDATE SKIP LOCKED

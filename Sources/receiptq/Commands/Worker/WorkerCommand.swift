@@ -188,6 +188,8 @@ struct WorkerCommand: AsyncParsableCommand {
             "server_api": "\(serverAPIConfigured ? "configured" : "not configured")", "refund_preference": "\(refundPolicy.rawValue)",
         ])
         var work: [any Service] = receiptsThroughServerAPI ? [runner, notifications, deliverer] : [worker, runner, notifications, deliverer]
+        // Its row in receiptq.worker_heartbeats: the list of live workers (console, receiptq support workers).
+        work.append(WorkerHeartbeat(worker: settings.name, pool: webhookPool, logger: logger))
         if let serverClients {
             // Apple's CONSUMPTION_REQUESTs are answered only with App Store Server API credentials.
             work.append(ConsumptionResponder(configuration: ConsumptionResponder.Configuration(

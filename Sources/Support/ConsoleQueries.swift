@@ -1,0 +1,98 @@
+import Postgres
+
+/// What the console's pages read, each one statement through the read-only login, answered as
+/// JSON rows (the pages render them with `ConsoleHTML.table`). Each names the index or view it
+/// leans on; their cost on a million jobs is in docs/benchmarks.md (console).
+enum ConsoleQueries {
+    static func rows(_ select: String) -> String {
+        "SELECT coalesce(jsonb_agg(to_jsonb(x)), '[]'::jsonb)::text AS rows FROM (\(select)\n) x"   // the newline ends a trailing comment
+    }
+
+    static let queueDepth = rows("SELECT * FROM receiptq.queue_depth")
+    static let queueHealth = rows("""
+        SELECT justify_interval(date_trunc('second', oldest_ready_age))::text AS oldest_ready_age, ready, verifying, expired_leases,
+               retrying, finished_last_minute, finished_last_hour, failed_last_hour, rejected_last_hour, failure_rate_last_hour,
+               notify_queue_usage
+        FROM receiptq.queue_health
+        """)
+    static let failureSummary = rows("SELECT * FROM receiptq.failures LIMIT 20")
+    static let notificationHealth = rows("SELECT * FROM receiptq.notification_health")
+    static let webhookHealth = rows("SELECT * FROM receiptq.webhook_health")
+    static let consumption = rows("SELECT state, count(*) AS requests FROM receiptq.consumption_requests GROUP BY state ORDER BY state")
+    static let rateBudget = rows("SELECT * FROM receiptq.api_rate_budget_status")
+    static let workers = rows("SELECT * FROM receiptq.live_workers ORDER BY live DESC, worker")
+    static let endpoints = rows("SELECT id, url, event_types, enabled, created_at, updated_at FROM receiptq.webhook_endpoints ORDER BY id")
+    static let failedDeliveries = rows("""
+        SELECT endpoint_id, event_sequence, user_id, attempts, last_status, last_error, created_at FROM receiptq.deliveries
+        WHERE state = 'failed' ORDER BY created_at DESC LIMIT 100                             -- deliveries_failed_idx
+        """)
+    static let troubledNotifications = rows("""
+        SELECT notification_uuid, notification_type, subtype, environment, original_transaction_id, state, attempts, last_error, received_at
+        FROM receiptq.notifications WHERE state IN ('failed', 'quarantined') ORDER BY received_at DESC LIMIT 100
+        """)
+
+    /// Failed (or rejected, or retrying) jobs, newest first, filtered by Apple status and reason.
+    static let failures = rows("""
+        SELECT id, kind, state, user_id, transaction_id, product_id, attempts, apple_status,
+               coalesce(outcome_reason, last_error) AS reason, coalesce(finished_at, updated_at) AS at
+        FROM receiptq.jobs
+        WHERE state = $1 AND ($1 <> 'queued' OR last_error IS NOT NULL)                      -- jobs_failed_idx (failed, rejected)
+          AND ($2::int IS NULL OR apple_status = $2)
+          AND ($3::text IS NULL OR coalesce(outcome_reason, last_error) ILIKE '%' || $3 || '%')
+        ORDER BY coalesce(finished_at, updated_at) DESC
+        LIMIT 200
+        """)
+
+    /// Search: a job id, a user, a transaction or original transaction, an order. Each arm uses
+    /// its own index (jobs_pkey, jobs_user_idx, jobs_transaction_idx, grants_user_idx,
+    /// grants_transaction_idx, grants_original_idx, orders_pkey).
+    static let searchJobs = rows("""
+        SELECT id, kind, state, user_id, transaction_id, order_id, created_at FROM (
+            SELECT id, kind, state, user_id, transaction_id, order_id, created_at FROM receiptq.jobs
+            WHERE $2::bigint IS NOT NULL AND id = $2::bigint
+            UNION SELECT * FROM (SELECT id, kind, state, user_id, transaction_id, order_id, created_at FROM receiptq.jobs
+                                 WHERE user_id = $1 ORDER BY created_at DESC LIMIT 20) u
+            UNION SELECT * FROM (SELECT id, kind, state, user_id, transaction_id, order_id, created_at FROM receiptq.jobs
+                                 WHERE transaction_id = $1 ORDER BY created_at DESC LIMIT 20) t
+        ) j ORDER BY created_at DESC LIMIT 40
+        """)
+    static let searchGrants = rows("""
+        SELECT purchase_key, user_id, original_transaction_id, transaction_id, product_id, granted_at, revoked_at, manual_by FROM (
+            SELECT * FROM (SELECT * FROM receiptq.grants WHERE user_id = $1 ORDER BY granted_at DESC LIMIT 20) u
+            UNION SELECT * FROM receiptq.grants WHERE transaction_id = $1
+            UNION SELECT * FROM (SELECT * FROM receiptq.grants WHERE original_transaction_id = $1 LIMIT 20) o
+            UNION SELECT g.* FROM receiptq.grants g JOIN receiptq.orders o ON o.order_id = $1 AND g.order_id = o.order_id
+                                                                                               AND g.user_id = o.user_id
+        ) g ORDER BY granted_at DESC LIMIT 40
+        """)
+    static let searchOrders = rows("SELECT order_id, user_id, product_id, state, created_at FROM receiptq.orders WHERE order_id = $1")
+
+    /// One job's story: the job, the events it produced and their deliveries, its audit rows.
+    static let job = rows("""
+        SELECT id, kind, state, user_id, transaction_id, product_id, order_id, attempts, apple_status, apple_environment, last_error,
+               outcome_reason, created_at, updated_at, run_at, finished_at, redriven_at, locked_by, locked_until, purchase_key,
+               superseded_by, trusted_claim
+        FROM receiptq.jobs WHERE id = $1
+        """)
+    static let jobEvents = rows("""
+        SELECT sequence, id, type, user_id, purchase_key, created_at, body FROM receiptq.events WHERE job_id = $1 ORDER BY sequence LIMIT 50
+        """)
+    static let jobDeliveries = rows("""
+        SELECT d.endpoint_id, d.event_sequence, d.state, d.attempts, d.last_status, d.last_error, d.delivered_at
+        FROM receiptq.deliveries d WHERE d.event_sequence IN (SELECT sequence FROM receiptq.events WHERE job_id = $1)
+        ORDER BY d.event_sequence LIMIT 50
+        """)
+    static let jobGrant = rows("""
+        SELECT g.purchase_key, g.user_id, g.original_transaction_id, g.product_id, g.granted_at, g.revoked_at
+        FROM receiptq.grants g JOIN receiptq.jobs j ON j.purchase_key = g.purchase_key WHERE j.id = $1
+        """)
+    static let audit = rows("""
+        SELECT id, at, actor, login, action, subject, why, before, after FROM receiptq.support_audit
+        WHERE ($1::text IS NULL OR subject = $1 OR actor = $1) ORDER BY id DESC LIMIT 200
+        """)
+
+    static func run(_ sql: String, _ parameters: [(any PostgresEncodable)?] = [], on pool: PostgresPool) async throws -> [[String: Any]] {
+        let json: String = try await pool.withConnection { try $0.query(sql, parameters)[0].decode("rows") }
+        return ConsoleHTML.rows(json)
+    }
+}
