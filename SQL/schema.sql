@@ -2337,13 +2337,6 @@ CREATE UNIQUE INDEX jobs_transaction_dedupe_idx ON receiptq.jobs USING btree (tr
 
 
 --
--- Name: jobs_transaction_idx; Type: INDEX; Schema: receiptq; Owner: -
---
-
-CREATE INDEX jobs_transaction_idx ON receiptq.jobs USING btree (transaction_id);
-
-
---
 -- Name: jobs_user_idx; Type: INDEX; Schema: receiptq; Owner: -
 --
 

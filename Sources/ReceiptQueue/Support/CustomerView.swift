@@ -52,8 +52,17 @@ public enum CustomerView {
           \(section("subscriptions", "SELECT \(subscriptionColumns) FROM receiptq.subscriptions WHERE original_transaction_id = $1 LIMIT $2")),
           \(section("jobs", """
               SELECT \(jobColumns) FROM receiptq.jobs
-              WHERE transaction_id = $1
-                 OR transaction_id IN (SELECT transaction_id FROM receiptq.grants WHERE original_transaction_id = $1)
+              WHERE id IN (SELECT job_id FROM receiptq.grants WHERE original_transaction_id = $1)         -- grants_original_idx
+                 OR id IN (SELECT j.id FROM receiptq.jobs j                                                -- the claims' dedupe indexes
+                           JOIN (SELECT $1::text AS transaction_id
+                                 UNION SELECT transaction_id FROM receiptq.grants WHERE original_transaction_id = $1) t
+                             ON j.transaction_id = t.transaction_id
+                           WHERE j.kind = 'transaction_id'
+                           UNION SELECT j.id FROM receiptq.jobs j
+                           JOIN (SELECT $1::text AS transaction_id
+                                 UNION SELECT transaction_id FROM receiptq.grants WHERE original_transaction_id = $1) t
+                             ON j.transaction_id = t.transaction_id
+                           WHERE j.kind = 'signed_transaction')
               ORDER BY created_at DESC LIMIT $2
               """)),
           \(section("notifications", "SELECT \(notificationColumns) FROM receiptq.notifications WHERE original_transaction_id = $1 ORDER BY received_at DESC LIMIT $2")),
