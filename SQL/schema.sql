@@ -284,6 +284,29 @@ CREATE FUNCTION receiptq.purchase_key(p_transaction_id text, p_original_transact
 
 
 --
+-- Name: queue_first_sighting_sync(); Type: FUNCTION; Schema: receiptq; Owner: -
+--
+
+CREATE FUNCTION receiptq.queue_first_sighting_sync() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    -- Once per original transaction and environment: a sync already queued, running or done stays.
+    INSERT INTO receiptq.history_syncs (original_transaction_id, environment, reason)
+    VALUES (NEW.original_transaction_id, NEW.environment, 'first_sighting')
+    ON CONFLICT (original_transaction_id, environment) DO NOTHING;
+    RETURN NULL;
+END $$;
+
+
+--
+-- Name: FUNCTION queue_first_sighting_sync(); Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON FUNCTION receiptq.queue_first_sighting_sync() IS 'Trigger of grants_first_sighting: the first grant of an auto-renewable original transaction queues its history sync (periods and refunds from before, or from a notification outage).';
+
+
+--
 -- Name: receipt_digest(text); Type: FUNCTION; Schema: receiptq; Owner: -
 --
 
@@ -1106,6 +1129,58 @@ COMMENT ON VIEW receiptq.flagged_grants IS 'Grants whose client claims differed 
 
 
 --
+-- Name: history_syncs; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.history_syncs (
+    original_transaction_id text NOT NULL,
+    environment text NOT NULL,
+    user_id text,
+    reason text NOT NULL,
+    state text DEFAULT 'queued'::text NOT NULL,
+    run_at timestamp with time zone DEFAULT now() NOT NULL,
+    locked_by text,
+    locked_until timestamp with time zone,
+    attempts integer DEFAULT 0 NOT NULL,
+    revision text,
+    pages integer DEFAULT 0 NOT NULL,
+    transactions integer DEFAULT 0 NOT NULL,
+    requested_at timestamp with time zone DEFAULT now() NOT NULL,
+    synced_at timestamp with time zone,
+    last_error text,
+    CONSTRAINT history_syncs_environment_check CHECK ((environment = ANY (ARRAY['Production'::text, 'Sandbox'::text]))),
+    CONSTRAINT history_syncs_last_error_check CHECK (((last_error IS NULL) OR (length(last_error) <= 1000))),
+    CONSTRAINT history_syncs_lease_check CHECK (((state = 'syncing'::text) = ((locked_by IS NOT NULL) AND (locked_until IS NOT NULL)))),
+    CONSTRAINT history_syncs_original_transaction_id_check CHECK (((length(original_transaction_id) >= 1) AND (length(original_transaction_id) <= 64))),
+    CONSTRAINT history_syncs_reason_check CHECK ((reason = ANY (ARRAY['request'::text, 'first_sighting'::text, 'backfill'::text]))),
+    CONSTRAINT history_syncs_revision_check CHECK (((revision IS NULL) OR (length(revision) <= 1000))),
+    CONSTRAINT history_syncs_state_check CHECK ((state = ANY (ARRAY['queued'::text, 'syncing'::text, 'synced'::text, 'failed'::text]))),
+    CONSTRAINT history_syncs_user_id_check CHECK (((user_id IS NULL) OR ((length(user_id) >= 1) AND (length(user_id) <= 256))))
+);
+
+
+--
+-- Name: TABLE history_syncs; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.history_syncs IS 'History syncs: Get Transaction History v2 walks per original transaction, resumable from revision (HistorySyncLifecycle).';
+
+
+--
+-- Name: COLUMN history_syncs.user_id; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.history_syncs.user_id IS 'The user a request named (restore); NULL: the owner the ledger knows for the original transaction.';
+
+
+--
+-- Name: COLUMN history_syncs.revision; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.history_syncs.revision IS 'Apple''s revision after the last page imported: the next walk starts here and receives only what changed since.';
+
+
+--
 -- Name: jobs_id_seq; Type: SEQUENCE; Schema: receiptq; Owner: -
 --
 
@@ -1725,6 +1800,14 @@ ALTER TABLE ONLY receiptq.grants
 
 
 --
+-- Name: history_syncs history_syncs_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.history_syncs
+    ADD CONSTRAINT history_syncs_pkey PRIMARY KEY (original_transaction_id, environment);
+
+
+--
 -- Name: jobs jobs_grant_check; Type: CHECK CONSTRAINT; Schema: receiptq; Owner: -
 --
 
@@ -1905,6 +1988,20 @@ CREATE INDEX grants_user_idx ON receiptq.grants USING btree (user_id, granted_at
 
 
 --
+-- Name: history_syncs_lease_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX history_syncs_lease_idx ON receiptq.history_syncs USING btree (locked_until) WHERE (state = 'syncing'::text);
+
+
+--
+-- Name: history_syncs_ready_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX history_syncs_ready_idx ON receiptq.history_syncs USING btree (run_at) WHERE (state = 'queued'::text);
+
+
+--
 -- Name: jobs_dedupe_idx; Type: INDEX; Schema: receiptq; Owner: -
 --
 
@@ -2059,6 +2156,13 @@ CREATE TRIGGER events_fan_out AFTER INSERT ON receiptq.events REFERENCING NEW TA
 
 
 --
+-- Name: grants grants_first_sighting; Type: TRIGGER; Schema: receiptq; Owner: -
+--
+
+CREATE TRIGGER grants_first_sighting AFTER INSERT ON receiptq.grants FOR EACH ROW WHEN ((new.product_type = 'auto_renewable'::text)) EXECUTE FUNCTION receiptq.queue_first_sighting_sync();
+
+
+--
 -- Name: jobs jobs_check_trusted_claim; Type: TRIGGER; Schema: receiptq; Owner: -
 --
 
@@ -2199,6 +2303,13 @@ REVOKE ALL ON FUNCTION receiptq.notify_jobs_finished() FROM PUBLIC;
 
 REVOKE ALL ON FUNCTION receiptq.purchase_key(p_transaction_id text, p_original_transaction_id text, p_web_order_line_item_id text, p_product_type text, p_ownership_type text) FROM PUBLIC;
 GRANT ALL ON FUNCTION receiptq.purchase_key(p_transaction_id text, p_original_transaction_id text, p_web_order_line_item_id text, p_product_type text, p_ownership_type text) TO receiptq_worker;
+
+
+--
+-- Name: FUNCTION queue_first_sighting_sync(); Type: ACL; Schema: receiptq; Owner: -
+--
+
+REVOKE ALL ON FUNCTION receiptq.queue_first_sighting_sync() FROM PUBLIC;
 
 
 --
@@ -2869,6 +2980,114 @@ GRANT UPDATE(signed_under) ON TABLE receiptq.grants TO receiptq_worker;
 --
 
 GRANT SELECT ON TABLE receiptq.flagged_grants TO receiptq_readonly;
+
+
+--
+-- Name: TABLE history_syncs; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT,INSERT ON TABLE receiptq.history_syncs TO receiptq_api;
+GRANT SELECT,INSERT ON TABLE receiptq.history_syncs TO receiptq_worker;
+GRANT SELECT ON TABLE receiptq.history_syncs TO receiptq_scheduler;
+GRANT SELECT ON TABLE receiptq.history_syncs TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN history_syncs.user_id; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(user_id) ON TABLE receiptq.history_syncs TO receiptq_api;
+
+
+--
+-- Name: COLUMN history_syncs.reason; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(reason) ON TABLE receiptq.history_syncs TO receiptq_api;
+
+
+--
+-- Name: COLUMN history_syncs.state; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(state) ON TABLE receiptq.history_syncs TO receiptq_api;
+GRANT UPDATE(state) ON TABLE receiptq.history_syncs TO receiptq_worker;
+GRANT UPDATE(state) ON TABLE receiptq.history_syncs TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN history_syncs.run_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(run_at) ON TABLE receiptq.history_syncs TO receiptq_api;
+GRANT UPDATE(run_at) ON TABLE receiptq.history_syncs TO receiptq_worker;
+GRANT UPDATE(run_at) ON TABLE receiptq.history_syncs TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN history_syncs.locked_by; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(locked_by) ON TABLE receiptq.history_syncs TO receiptq_worker;
+GRANT UPDATE(locked_by) ON TABLE receiptq.history_syncs TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN history_syncs.locked_until; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(locked_until) ON TABLE receiptq.history_syncs TO receiptq_worker;
+GRANT UPDATE(locked_until) ON TABLE receiptq.history_syncs TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN history_syncs.attempts; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(attempts) ON TABLE receiptq.history_syncs TO receiptq_worker;
+
+
+--
+-- Name: COLUMN history_syncs.revision; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(revision) ON TABLE receiptq.history_syncs TO receiptq_worker;
+
+
+--
+-- Name: COLUMN history_syncs.pages; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(pages) ON TABLE receiptq.history_syncs TO receiptq_worker;
+
+
+--
+-- Name: COLUMN history_syncs.transactions; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(transactions) ON TABLE receiptq.history_syncs TO receiptq_worker;
+
+
+--
+-- Name: COLUMN history_syncs.requested_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(requested_at) ON TABLE receiptq.history_syncs TO receiptq_api;
+
+
+--
+-- Name: COLUMN history_syncs.synced_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(synced_at) ON TABLE receiptq.history_syncs TO receiptq_worker;
+
+
+--
+-- Name: COLUMN history_syncs.last_error; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(last_error) ON TABLE receiptq.history_syncs TO receiptq_worker;
+GRANT UPDATE(last_error) ON TABLE receiptq.history_syncs TO receiptq_scheduler;
 
 
 --

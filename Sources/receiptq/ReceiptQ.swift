@@ -24,6 +24,7 @@ struct ReceiptQ: AsyncParsableCommand {
             ServerAPICommand.self,
             RolesCommand.self,
             NotificationsCommand.self,
+            SyncCommand.self,
             ProductsCommand.self,
             TrustedClaimsCommand.self,
             ConfigReferenceCommand.self,

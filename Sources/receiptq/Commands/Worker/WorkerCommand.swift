@@ -192,6 +192,10 @@ struct WorkerCommand: AsyncParsableCommand {
             work.append(ConsumptionResponder(configuration: ConsumptionResponder.Configuration(
                 name: settings.name, refundPreference: refundPolicy, shutdownDeadline: settings.shutdownDeadline),
                                              pool: notificationPool, clients: serverClients, logger: logger))
+            // History syncs (restores, first sightings, `receiptq sync`): Transaction History v2 pages under the same budget.
+            work.append(HistorySyncRunner(configuration: HistorySyncRunner.Configuration(
+                name: settings.name, lease: settings.lease, shutdownDeadline: settings.shutdownDeadline),
+                                          pool: notificationPool, clients: serverClients, verifier: transactionVerifier, logger: logger))
         }
         // On SIGTERM the work stops together, each part draining within --shutdown-deadline; the
         // admin listener (shut down after it) answers probes and scrapes until then.
