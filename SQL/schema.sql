@@ -447,6 +447,33 @@ COMMENT ON FUNCTION receiptq.record_purchase(p_job_id bigint, p_transaction_id t
 
 
 --
+-- Name: schedule_reconciliation(); Type: FUNCTION; Schema: receiptq; Owner: -
+--
+
+CREATE FUNCTION receiptq.schedule_reconciliation() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    -- "Recently changed" comes first: a new subscription, or a change a notification made, is checked
+    -- against Apple's status within the hour (a notification seen is the one most likely to have a
+    -- lost sibling); a status check or history sync schedules itself (ReconciliationSchedule).
+    IF TG_OP = 'INSERT' THEN
+        NEW.reconcile_at := least(coalesce(NEW.reconcile_at, 'infinity'::timestamptz), now() + interval '1 hour');
+    ELSIF NEW.model IS DISTINCT FROM OLD.model AND NEW.last_source LIKE 'notification:%' THEN
+        NEW.reconcile_at := least(coalesce(NEW.reconcile_at, 'infinity'::timestamptz), now() + interval '1 hour');
+    END IF;
+    RETURN NEW;
+END $$;
+
+
+--
+-- Name: FUNCTION schedule_reconciliation(); Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON FUNCTION receiptq.schedule_reconciliation() IS 'Trigger of subscriptions_schedule_reconciliation: a new subscription, or one a notification changed, is due for a status check within the hour.';
+
+
+--
 -- Name: verdict(text, bigint, text, text, bigint, timestamp with time zone); Type: FUNCTION; Schema: receiptq; Owner: -
 --
 
@@ -1520,6 +1547,172 @@ COMMENT ON VIEW receiptq.queue_health IS 'Oldest ready job age, expired leases, 
 
 
 --
+-- Name: subscription_corrections; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.subscription_corrections (
+    id bigint NOT NULL,
+    original_transaction_id text NOT NULL,
+    environment text NOT NULL,
+    source text NOT NULL,
+    fields text[] NOT NULL,
+    state_before text,
+    state_after text,
+    corrected_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT subscription_corrections_fields_check CHECK ((cardinality(fields) > 0)),
+    CONSTRAINT subscription_corrections_source_check CHECK ((source = ANY (ARRAY['status_check'::text, 'history'::text])))
+);
+
+
+--
+-- Name: TABLE subscription_corrections; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.subscription_corrections IS 'Each time Apple''s status or history disagreed with what notifications had left in receiptq.subscriptions: the fields corrected.';
+
+
+--
+-- Name: subscriptions; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.subscriptions (
+    original_transaction_id text NOT NULL,
+    environment text NOT NULL,
+    user_id text,
+    product_id text,
+    status integer,
+    auto_renew_status integer,
+    expires_date timestamp with time zone,
+    grace_period_expires_date timestamp with time zone,
+    last_notification_type text,
+    last_subtype text,
+    signed_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    model jsonb,
+    state text,
+    group_id text,
+    transaction_id text,
+    renews_to_product_id text,
+    expiration_reason text,
+    offer_type text,
+    offer_id text,
+    price_increase text,
+    revoked_at timestamp with time zone,
+    last_source text,
+    reconcile_at timestamp with time zone,
+    reconciled_at timestamp with time zone,
+    CONSTRAINT subscriptions_state_check CHECK (((state IS NULL) OR (state = ANY (ARRAY['active'::text, 'billing_retry'::text, 'grace_period'::text, 'expired'::text, 'revoked'::text])))),
+    CONSTRAINT subscriptions_status_check CHECK (((status IS NULL) OR ((status >= 1) AND (status <= 5))))
+);
+
+
+--
+-- Name: TABLE subscriptions; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.subscriptions IS 'Latest known state of each auto-renewable subscription (status 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked), as of signed_at.';
+
+
+--
+-- Name: COLUMN subscriptions.product_id; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.subscriptions.product_id IS 'The current period''s product: what the customer has access to (an upgrade changes it at once, a downgrade at renewal).';
+
+
+--
+-- Name: COLUMN subscriptions.expires_date; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.subscriptions.expires_date IS 'When the current period ends, renewal-date extensions included.';
+
+
+--
+-- Name: COLUMN subscriptions.model; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.subscriptions.model IS 'SubscriptionModel''s snapshot (JSON); NULL for a row written before 0020, rebuilt from its columns on the next fact.';
+
+
+--
+-- Name: COLUMN subscriptions.state; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.subscriptions.state IS 'active, billing_retry, grace_period, expired or revoked: Apple''s status when it stated one, else implied by the dates.';
+
+
+--
+-- Name: COLUMN subscriptions.renews_to_product_id; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.subscriptions.renews_to_product_id IS 'The product it renews to; differs from product_id while a downgrade or crossgrade waits for the renewal.';
+
+
+--
+-- Name: COLUMN subscriptions.last_source; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.subscriptions.last_source IS 'What last changed it: notification:<TYPE>[:<SUBTYPE>], submission, history or status_check.';
+
+
+--
+-- Name: COLUMN subscriptions.reconcile_at; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.subscriptions.reconcile_at IS 'When Get All Subscription Statuses is next asked about it (due-first; a claim moves it out by a lease).';
+
+
+--
+-- Name: COLUMN subscriptions.reconciled_at; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.subscriptions.reconciled_at IS 'When Apple''s status was last read for it.';
+
+
+--
+-- Name: reconciliation_health; Type: VIEW; Schema: receiptq; Owner: -
+--
+
+CREATE VIEW receiptq.reconciliation_health AS
+ SELECT e.environment,
+    ( SELECT count(*) AS count
+           FROM receiptq.subscriptions s
+          WHERE (s.environment = e.environment)) AS subscriptions,
+    ( SELECT count(*) AS count
+           FROM receiptq.subscriptions s
+          WHERE ((s.environment = e.environment) AND (s.reconcile_at <= now()))) AS due,
+    ( SELECT count(*) AS count
+           FROM receiptq.subscriptions s
+          WHERE ((s.environment = e.environment) AND (s.reconcile_at <= (now() - '01:00:00'::interval)))) AS overdue_1h,
+    ( SELECT max(s.reconciled_at) AS max
+           FROM receiptq.subscriptions s
+          WHERE (s.environment = e.environment)) AS last_reconciled_at,
+    ( SELECT count(*) AS count
+           FROM receiptq.subscriptions s
+          WHERE ((s.environment = e.environment) AND (s.reconciled_at > (now() - '24:00:00'::interval)))) AS reconciled_24h,
+    ( SELECT count(*) AS count
+           FROM receiptq.subscription_corrections c
+          WHERE ((c.environment = e.environment) AND (c.source = 'status_check'::text) AND (c.corrected_at > (now() - '24:00:00'::interval)))) AS corrected_by_status_24h,
+    ( SELECT count(*) AS count
+           FROM receiptq.subscription_corrections c
+          WHERE ((c.environment = e.environment) AND (c.source = 'history'::text) AND (c.corrected_at > (now() - '24:00:00'::interval)))) AS corrected_by_history_24h,
+    ( SELECT count(*) AS count
+           FROM receiptq.history_syncs h
+          WHERE ((h.environment = e.environment) AND (h.state = ANY (ARRAY['queued'::text, 'syncing'::text])))) AS history_syncs_open,
+    ( SELECT count(*) AS count
+           FROM receiptq.history_syncs h
+          WHERE ((h.environment = e.environment) AND (h.state = 'failed'::text))) AS history_syncs_failed
+   FROM ( VALUES ('Production'::text), ('Sandbox'::text)) e(environment);
+
+
+--
+-- Name: VIEW reconciliation_health; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON VIEW receiptq.reconciliation_health IS 'Per environment: subscriptions due and overdue for a status check, checks in the last 24 h, fields corrected by status checks and history syncs in the last 24 h (disagreements with notifications), history syncs open and failed.';
+
+
+--
 -- Name: revocations; Type: TABLE; Schema: receiptq; Owner: -
 --
 
@@ -1580,85 +1773,17 @@ COMMENT ON TABLE receiptq.schema_repeatables IS 'Repeatable files (SQL/functions
 
 
 --
--- Name: subscriptions; Type: TABLE; Schema: receiptq; Owner: -
+-- Name: subscription_corrections_id_seq; Type: SEQUENCE; Schema: receiptq; Owner: -
 --
 
-CREATE TABLE receiptq.subscriptions (
-    original_transaction_id text NOT NULL,
-    environment text NOT NULL,
-    user_id text,
-    product_id text,
-    status integer,
-    auto_renew_status integer,
-    expires_date timestamp with time zone,
-    grace_period_expires_date timestamp with time zone,
-    last_notification_type text,
-    last_subtype text,
-    signed_at timestamp with time zone NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    model jsonb,
-    state text,
-    group_id text,
-    transaction_id text,
-    renews_to_product_id text,
-    expiration_reason text,
-    offer_type text,
-    offer_id text,
-    price_increase text,
-    revoked_at timestamp with time zone,
-    last_source text,
-    CONSTRAINT subscriptions_state_check CHECK (((state IS NULL) OR (state = ANY (ARRAY['active'::text, 'billing_retry'::text, 'grace_period'::text, 'expired'::text, 'revoked'::text])))),
-    CONSTRAINT subscriptions_status_check CHECK (((status IS NULL) OR ((status >= 1) AND (status <= 5))))
+ALTER TABLE receiptq.subscription_corrections ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME receiptq.subscription_corrections_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
 );
-
-
---
--- Name: TABLE subscriptions; Type: COMMENT; Schema: receiptq; Owner: -
---
-
-COMMENT ON TABLE receiptq.subscriptions IS 'Latest known state of each auto-renewable subscription (status 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked), as of signed_at.';
-
-
---
--- Name: COLUMN subscriptions.product_id; Type: COMMENT; Schema: receiptq; Owner: -
---
-
-COMMENT ON COLUMN receiptq.subscriptions.product_id IS 'The current period''s product: what the customer has access to (an upgrade changes it at once, a downgrade at renewal).';
-
-
---
--- Name: COLUMN subscriptions.expires_date; Type: COMMENT; Schema: receiptq; Owner: -
---
-
-COMMENT ON COLUMN receiptq.subscriptions.expires_date IS 'When the current period ends, renewal-date extensions included.';
-
-
---
--- Name: COLUMN subscriptions.model; Type: COMMENT; Schema: receiptq; Owner: -
---
-
-COMMENT ON COLUMN receiptq.subscriptions.model IS 'SubscriptionModel''s snapshot (JSON); NULL for a row written before 0020, rebuilt from its columns on the next fact.';
-
-
---
--- Name: COLUMN subscriptions.state; Type: COMMENT; Schema: receiptq; Owner: -
---
-
-COMMENT ON COLUMN receiptq.subscriptions.state IS 'active, billing_retry, grace_period, expired or revoked: Apple''s status when it stated one, else implied by the dates.';
-
-
---
--- Name: COLUMN subscriptions.renews_to_product_id; Type: COMMENT; Schema: receiptq; Owner: -
---
-
-COMMENT ON COLUMN receiptq.subscriptions.renews_to_product_id IS 'The product it renews to; differs from product_id while a downgrade or crossgrade waits for the renewal.';
-
-
---
--- Name: COLUMN subscriptions.last_source; Type: COMMENT; Schema: receiptq; Owner: -
---
-
-COMMENT ON COLUMN receiptq.subscriptions.last_source IS 'What last changed it: notification:<TYPE>[:<SUBTYPE>], submission, history or status_check.';
 
 
 --
@@ -1877,6 +2002,14 @@ ALTER TABLE ONLY receiptq.schema_migrations
 
 ALTER TABLE ONLY receiptq.schema_repeatables
     ADD CONSTRAINT schema_repeatables_pkey PRIMARY KEY (name);
+
+
+--
+-- Name: subscription_corrections subscription_corrections_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.subscription_corrections
+    ADD CONSTRAINT subscription_corrections_pkey PRIMARY KEY (id);
 
 
 --
@@ -2135,6 +2268,20 @@ CREATE INDEX products_group_idx ON receiptq.products USING btree (subscription_g
 
 
 --
+-- Name: subscription_corrections_time_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX subscription_corrections_time_idx ON receiptq.subscription_corrections USING btree (corrected_at);
+
+
+--
+-- Name: subscriptions_reconcile_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX subscriptions_reconcile_idx ON receiptq.subscriptions USING btree (reconcile_at);
+
+
+--
 -- Name: subscriptions_user_idx; Type: INDEX; Schema: receiptq; Owner: -
 --
 
@@ -2195,6 +2342,13 @@ CREATE TRIGGER jobs_notify_finished AFTER UPDATE ON receiptq.jobs REFERENCING OL
 --
 
 CREATE TRIGGER notifications_notify_received AFTER INSERT ON receiptq.notifications REFERENCING NEW TABLE AS received FOR EACH STATEMENT EXECUTE FUNCTION receiptq.notify_notifications_received();
+
+
+--
+-- Name: subscriptions subscriptions_schedule_reconciliation; Type: TRIGGER; Schema: receiptq; Owner: -
+--
+
+CREATE TRIGGER subscriptions_schedule_reconciliation BEFORE INSERT OR UPDATE OF model ON receiptq.subscriptions FOR EACH ROW EXECUTE FUNCTION receiptq.schedule_reconciliation();
 
 
 --
@@ -2328,6 +2482,13 @@ GRANT ALL ON FUNCTION receiptq.receipt_digest(receipt text) TO receiptq_schedule
 
 REVOKE ALL ON FUNCTION receiptq.record_purchase(p_job_id bigint, p_transaction_id text, p_original_transaction_id text, p_web_order_line_item_id text, p_user_id text, p_product_id text, p_quantity integer, p_purchase_date timestamp with time zone, p_expires_date timestamp with time zone, p_environment text, p_ownership_type text, p_order_id text, p_claimed_product_id text, p_product_type text, p_app_account_token uuid, p_claimed_app_account_token uuid, p_storefront text, p_price bigint, p_currency text, p_proven boolean, p_require_token boolean, OUT result text, OUT purchase_key text, OUT matched_order_id text, OUT unmatched boolean, OUT reason text) FROM PUBLIC;
 GRANT ALL ON FUNCTION receiptq.record_purchase(p_job_id bigint, p_transaction_id text, p_original_transaction_id text, p_web_order_line_item_id text, p_user_id text, p_product_id text, p_quantity integer, p_purchase_date timestamp with time zone, p_expires_date timestamp with time zone, p_environment text, p_ownership_type text, p_order_id text, p_claimed_product_id text, p_product_type text, p_app_account_token uuid, p_claimed_app_account_token uuid, p_storefront text, p_price bigint, p_currency text, p_proven boolean, p_require_token boolean, OUT result text, OUT purchase_key text, OUT matched_order_id text, OUT unmatched boolean, OUT reason text) TO receiptq_worker;
+
+
+--
+-- Name: FUNCTION schedule_reconciliation(); Type: ACL; Schema: receiptq; Owner: -
+--
+
+REVOKE ALL ON FUNCTION receiptq.schedule_reconciliation() FROM PUBLIC;
 
 
 --
@@ -3369,6 +3530,30 @@ GRANT SELECT ON TABLE receiptq.queue_health TO receiptq_readonly;
 
 
 --
+-- Name: TABLE subscription_corrections; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT,INSERT ON TABLE receiptq.subscription_corrections TO receiptq_worker;
+GRANT SELECT ON TABLE receiptq.subscription_corrections TO receiptq_readonly;
+
+
+--
+-- Name: TABLE subscriptions; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.subscriptions TO receiptq_api;
+GRANT SELECT,INSERT,UPDATE ON TABLE receiptq.subscriptions TO receiptq_worker;
+GRANT SELECT ON TABLE receiptq.subscriptions TO receiptq_readonly;
+
+
+--
+-- Name: TABLE reconciliation_health; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.reconciliation_health TO receiptq_readonly;
+
+
+--
 -- Name: TABLE revocations; Type: ACL; Schema: receiptq; Owner: -
 --
 
@@ -3395,15 +3580,6 @@ GRANT SELECT ON TABLE receiptq.schema_repeatables TO receiptq_api;
 GRANT SELECT ON TABLE receiptq.schema_repeatables TO receiptq_worker;
 GRANT SELECT ON TABLE receiptq.schema_repeatables TO receiptq_scheduler;
 GRANT SELECT ON TABLE receiptq.schema_repeatables TO receiptq_readonly;
-
-
---
--- Name: TABLE subscriptions; Type: ACL; Schema: receiptq; Owner: -
---
-
-GRANT SELECT ON TABLE receiptq.subscriptions TO receiptq_api;
-GRANT SELECT,INSERT,UPDATE ON TABLE receiptq.subscriptions TO receiptq_worker;
-GRANT SELECT ON TABLE receiptq.subscriptions TO receiptq_readonly;
 
 
 --

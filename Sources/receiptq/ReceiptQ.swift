@@ -25,6 +25,7 @@ struct ReceiptQ: AsyncParsableCommand {
             RolesCommand.self,
             NotificationsCommand.self,
             SyncCommand.self,
+            ReconcileCommand.self,
             ProductsCommand.self,
             TrustedClaimsCommand.self,
             ConfigReferenceCommand.self,

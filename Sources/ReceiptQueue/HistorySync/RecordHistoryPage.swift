@@ -109,7 +109,12 @@ public enum RecordHistoryPage {
         for var fact in transactions.compactMap(\.subscription) {
             fact.environment = lease.environment
             // Its periods' jobs are queued, not yet granted: the model learns their owner now.
+            let before = try connection.query(RecordSubscriptionCorrections.stateSQL, [fact.originalTransactionID, fact.environment])
+                .first?.decodeIfPresent("state", as: String.self)
             let applied = try ApplySubscriptionFact.run(fact, now: now, owner: owners[fact.originalTransactionID], on: connection)
+            try RecordSubscriptionCorrections.run(originalTransactionID: fact.originalTransactionID, environment: fact.environment,
+                                                  source: "history", fields: applied.corrections, stateBefore: before,
+                                                  stateAfter: applied.subscription?.status.rawValue, on: connection)
             events += applied.events
             changes += applied.changes.count
             corrections += applied.corrections
