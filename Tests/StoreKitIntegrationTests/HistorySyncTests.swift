@@ -106,6 +106,9 @@ struct HistorySyncTests {
             let history = try pipeline.startHistorySyncRunner(maxPagesPerClaim: 1)
             #expect(await Self.settled(pipeline, first.originalTransactionId, transactions: 25))
             #expect(try await Self.sync(pipeline, first.originalTransactionId)["pages"] as? Int == 2)
+            // Yielding after a page is not an attempt: the two claims count as one.
+            #expect(try await pipeline.count("SELECT attempts AS count FROM receiptq.history_syncs WHERE original_transaction_id = $1",
+                                             [first.originalTransactionId]) == 1)
             #expect(try await Self.grants(pipeline, user: "u2") == 25)
             try await history.stop()
             try await runner.stop()

@@ -11,6 +11,9 @@ public enum FinishHistorySync {
         case retry(after: Duration, error: String)
         /// Shutdown: back to the queue now, no attempt counted against it.
         case release
+        /// A long walk gives its slot to others after `maxPagesPerClaim` pages: back to the queue
+        /// now, to resume from the revision kept; no attempt counted against it.
+        case yielded
     }
 
     static let sql = """
@@ -31,6 +34,7 @@ public enum FinishHistorySync {
         case .failed(let reason): (.failed, String(reason.prefix(1000)), 0)
         case .retry(let after, let reason): (.retry, String(reason.prefix(1000)), after.milliseconds)
         case .release: (.retry, "released at shutdown", 0)
+        case .yielded: (.retry, nil, 0)
         }
         // `next` is total from `syncing`.
         let state = lifecycle.next(.syncing, on: .complete(end), facts: facts, now: Date()) ?? .failed
@@ -43,8 +47,9 @@ public enum FinishHistorySync {
                            lifecycle: HistorySyncLifecycle = HistorySyncLifecycle(),
                            on connection: PostgresConnection) throws -> HistorySyncState? {
         var (state, error, delay) = resolve(lease, ending, lifecycle: lifecycle)
-        let refund = ending == .release ? 1 : 0
-        if ending == .release { state = .queued }
+        let handedBack = ending == .release || ending == .yielded
+        let refund = handedBack ? 1 : 0
+        if handedBack { state = .queued }
         let written = try connection.query(sql, [
             lease.originalTransactionID, lease.environment, lease.attempt, worker, state.rawValue, error, delay, refund,
         ]).affectedRows == 1

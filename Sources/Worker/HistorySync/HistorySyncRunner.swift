@@ -131,14 +131,21 @@ public final class HistorySyncRunner: Service, Sendable {
                     walk.corrections += recorded.corrections
                     metrics.historyPages.increment()
                     if !recorded.corrections.isEmpty { metrics.subscriptionCorrections("history").increment(by: recorded.corrections.count) }
+                    let advanced = next != revision
                     revision = next
                     if page.hasMore != true {
                         ending = .synced
                         break
                     }
-                    if next == lease.revision || walk.pages >= configuration.maxPagesPerClaim {
-                        // A page that claims more without a new revision, or a long walk: yield and resume later.
-                        ending = .retry(after: .seconds(1), error: next == lease.revision ? "hasMore without a new revision" : "yielded after \(walk.pages) pages")
+                    if !advanced {
+                        // More claimed without a new revision: asking again would loop on the same page.
+                        ending = .retry(after: configuration.decision.retry.delay(after: lease.attempt) ?? .seconds(60),
+                                        error: "Apple said hasMore without a new revision")
+                        break
+                    }
+                    if walk.pages >= configuration.maxPagesPerClaim {
+                        // A long walk yields its slot and resumes from the revision just kept.
+                        ending = .yielded
                         break
                     }
                 }
