@@ -56,6 +56,7 @@ public struct APIServer: Service {
         OrderRoutes(configuration: configuration, pool: pool).register(on: v1)
         EntitlementRoutes(pool: pool, billingRetryAccess: configuration.billingRetryAccess).register(on: v1)
         SubscriptionRoutes(pool: pool).register(on: v1)
+        HistorySyncRoutes(pool: pool).register(on: v1)
         ConsentRoutes(configuration: configuration, pool: pool).register(on: v1)
         EventRoutes(pool: pool).register(on: v1)
         TransactionRoutes(configuration: configuration, groupCommit: groupCommit, metrics: metrics).register(on: v1)

@@ -27,6 +27,8 @@ extension WorkerMetrics {
         outageNoticesTotal: "Other workers' Apple outage notices: heard, or ignored because the sender is not a receiptq_worker login.",
         localReceiptChecksTotal: "Receipts verified on this machine before Apple: rejected (provably not Apple's for our apps; Apple not asked), verified, or unconfirmed (Apple asked).",
         webhookDeliveriesTotal: "Webhook delivery attempts by endpoint (its configured id) and result (delivered, retry, failed, released).",
+        historyPagesTotal: "Transaction History v2 pages imported by history syncs (each one request of the fleet's rate budget).",
+        subscriptionCorrectionsTotal: "Subscription fields a history sync or status check found different from what notifications had said, by source (history, status_check): each one corrected.",
         hedgesTotal: "Second requests sent to Apple for verifications unanswered past the recent p99 (at most 2% of requests).",
     ]
 

@@ -32,6 +32,10 @@ public struct WorkerMetrics: Sendable {
     let hedges: Counter
     /// Receipts verified on this machine before Apple: rejected (no call), verified, unconfirmed.
     let localReceiptChecks: @Sendable (String) -> Counter
+    /// Transaction History pages imported by history syncs.
+    let historyPages: Counter
+    /// Subscription fields a history sync or status check corrected, by source.
+    let subscriptionCorrections: @Sendable (String) -> Counter
 
     public init() {
         outcomes = { Counter(label: Self.verifications, dimensions: [("outcome", $0)]) }
@@ -47,6 +51,8 @@ public struct WorkerMetrics: Sendable {
         outageNotices = { Counter(label: Self.outageNoticesTotal, dimensions: [("result", $0)]) }
         hedges = Counter(label: Self.hedgesTotal)
         localReceiptChecks = { Counter(label: Self.localReceiptChecksTotal, dimensions: [("result", $0)]) }
+        historyPages = Counter(label: Self.historyPagesTotal)
+        subscriptionCorrections = { Counter(label: Self.subscriptionCorrectionsTotal, dimensions: [("source", $0)]) }
     }
 
     /// The verifyReceipt breaker of `environment` is now in `phase` (a `state` label per phase,
@@ -109,6 +115,8 @@ public struct WorkerMetrics: Sendable {
     static let notificationLag = "receiptq_worker_notification_lag_seconds"
     static let consumptionAnswersTotal = "receiptq_worker_consumption_answers_total"
     static let notificationsRecoveredTotal = "receiptq_notifications_recovered_total"
+    static let historyPagesTotal = "receiptq_worker_history_pages_total"
+    static let subscriptionCorrectionsTotal = "receiptq_worker_subscription_corrections_total"
 }
 
 extension JobOutcome {

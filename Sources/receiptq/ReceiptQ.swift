@@ -25,6 +25,8 @@ struct ReceiptQ: AsyncParsableCommand {
             ServerAPICommand.self,
             RolesCommand.self,
             NotificationsCommand.self,
+            SyncCommand.self,
+            ReconcileCommand.self,
             ProductsCommand.self,
             TrustedClaimsCommand.self,
             ConfigReferenceCommand.self,

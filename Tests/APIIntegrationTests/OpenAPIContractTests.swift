@@ -33,6 +33,7 @@ struct OpenAPIContractTests {
             "POST /v1/receipts", "GET /v1/receipts/{id}", "POST /v1/orders", "GET /v1/users/{user_id}/grants",
             "GET /v1/events", "POST /v1/transactions", "GET /v1/users/{user_id}/entitlements", "POST /v1/apple/notifications",
             "GET /v1/users/{user_id}/subscriptions", "PUT /v1/users/{user_id}/consumption-consent", "GET /v1/openapi.json",
+            "POST /v1/users/{user_id}/history-syncs",
         ])
     }
 
@@ -72,6 +73,14 @@ struct OpenAPIContractTests {
             ("GET /v1/users/{user_id}/entitlements", "no token", "", { try await api.get("/v1/users/u/entitlements", token: nil) }),
             ("GET /v1/users/{user_id}/subscriptions", "valid", "", { try await api.get("/v1/users/u/subscriptions") }),
             ("GET /v1/users/{user_id}/subscriptions", "no token", "", { try await api.get("/v1/users/u/subscriptions", token: nil) }),
+            ("POST /v1/users/{user_id}/history-syncs", "valid", "", {
+                try await api.post("/v1/users/u/history-syncs", json: ["original_transaction_id": "2000000000123"]) }),
+            ("POST /v1/users/{user_id}/history-syncs", "repeat", "", {
+                try await api.post("/v1/users/u/history-syncs", json: ["original_transaction_id": "2000000000123", "environment": "Production"]) }),
+            ("POST /v1/users/{user_id}/history-syncs", "bad environment", "", {
+                try await api.post("/v1/users/u/history-syncs", json: ["original_transaction_id": "1", "environment": "prod"]) }),
+            ("POST /v1/users/{user_id}/history-syncs", "no token", "", {
+                try await api.post("/v1/users/u/history-syncs", json: ["original_transaction_id": "1"], token: nil) }),
             ("GET /v1/events", "valid", "", { try await api.get("/v1/events?after=0&limit=10") }),
             ("GET /v1/events", "bad after", "", { try await api.get("/v1/events?after=x") }),
             ("GET /v1/events", "no token", "", { try await api.get("/v1/events", token: nil) }),

@@ -260,6 +260,35 @@ final class StoreKitPipeline: Sendable {
         return RunningService(responder, logger: logger, pools: [workerPool, budgetPool], http: http)
     }
 
+    /// `receiptq worker`'s history sync runner: walks Transaction History v2 on the fake under the
+    /// fleet's rate budget. `maxPagesPerClaim` small makes a walk yield and resume from its revision.
+    func startHistorySyncRunner(name: String = "sk2-history", maxPagesPerClaim: Int = 50) throws -> RunningService {
+        let http = HTTPClient(configuration: HTTPClientConfiguration(defaultTimeout: .seconds(5)))
+        let workerPool = PostgresPool(configuration: asWorker, size: 2, logger: Logger(label: "sk2-pool"))
+        let budgetPool = PostgresPool(configuration: asWorker, size: 2, logger: Logger(label: "sk2-pool"))
+        var logger = Logger(label: "sk2-history")
+        logger.logLevel = .critical
+        let runner = HistorySyncRunner(
+            configuration: HistorySyncRunner.Configuration(name: name, pollInterval: .milliseconds(200), maxPagesPerClaim: maxPagesPerClaim),
+            pool: workerPool, clients: try serverAPIClients(http: http, budgetPool: budgetPool),
+            verifier: try SignedTransactionVerifier(trustedRoots: roots, bundleIds: [Self.bundleId]), logger: logger)
+        return RunningService(runner, logger: logger, pools: [workerPool, budgetPool], http: http)
+    }
+
+    /// `receiptq worker`'s status reconciler: Get All Subscription Statuses on the fake for due subscriptions.
+    func startStatusReconciler(name: String = "sk2-reconciler") throws -> RunningService {
+        let http = HTTPClient(configuration: HTTPClientConfiguration(defaultTimeout: .seconds(5)))
+        let workerPool = PostgresPool(configuration: asWorker, size: 2, logger: Logger(label: "sk2-pool"))
+        let budgetPool = PostgresPool(configuration: asWorker, size: 2, logger: Logger(label: "sk2-pool"))
+        var logger = Logger(label: "sk2-reconciler")
+        logger.logLevel = .critical
+        let reconciler = StatusReconciler(
+            configuration: StatusReconciler.Configuration(name: name, pollInterval: .milliseconds(200)),
+            pool: workerPool, clients: try serverAPIClients(http: http, budgetPool: budgetPool),
+            verifier: try SignedTransactionVerifier(trustedRoots: roots, bundleIds: [Self.bundleId]), logger: logger)
+        return RunningService(reconciler, logger: logger, pools: [workerPool, budgetPool], http: http)
+    }
+
     /// `receiptq scheduler`'s history recovery, logged in as the scheduler; call `recover` on it.
     /// Stop it with `finish` (it owns a pool and an HTTP client).
     func notificationRecovery() async throws -> (recovery: NotificationHistoryRecovery, finish: @Sendable () async -> Void) {

@@ -103,6 +103,7 @@ extension FakePurchases {
                 let to = try product()
                 state.purchases[position].isUpgraded = true
                 state.purchases[position].autoRenewProductId = nil
+                Self.touch(position, &state)
                 var next = latest
                 next.transactionId = Self.newTransactionId(&state)
                 next.webOrderLineItemId = Self.allocate(&state.nextWebOrder)
@@ -159,6 +160,7 @@ extension FakePurchases {
                                                       subtype: consent == "agreed" ? "ACCEPTED" : "PENDING")
             }
             state.purchases[position] = latest
+            Self.touch(position, &state)
             return result
         }
     }

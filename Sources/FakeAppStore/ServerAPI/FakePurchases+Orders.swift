@@ -40,6 +40,7 @@ extension FakePurchases {
             for index in state.purchases.indices
             where state.purchases[index].environment == environment && state.purchases[index].originalTransactionId == originalTransactionId {
                 state.purchases[index].appAccountToken = token.uuidString.lowercased()
+                Self.touch(index, &state)
                 if state.purchases[index].purchaseDate >= latest.purchaseDate { latest = state.purchases[index] }
             }
             return .success(latest)

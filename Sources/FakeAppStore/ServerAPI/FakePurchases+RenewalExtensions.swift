@@ -109,5 +109,6 @@ extension FakePurchases {
         state.purchases[position].renewalExtensions = (state.purchases[position].renewalExtensions ?? []) + [FakeRenewalExtension(
             requestIdentifier: request.requestIdentifier, extendByDays: request.extendByDays, extendReasonCode: request.extendReasonCode,
             grantedAt: now, effectiveDate: effective, mass: mass)]
+        touch(position, &state)
     }
 }

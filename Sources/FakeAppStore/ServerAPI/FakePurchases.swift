@@ -16,6 +16,12 @@ public final class FakePurchases: Sendable {
         var nextAppTransaction: Int64 = 7_000_000_000_000_001
         /// Mass renewal-date extensions, "Production/productId/requestIdentifier" → status.
         var massExtensions: [String: FakeMassExtension] = [:]
+        /// Each purchase's place in Apple's modification order (by position): Get Transaction
+        /// History v2 serves transactions oldest-modified first, and its revision is the last
+        /// modification a page held, so a walk resumed from it sees what changed since (a new
+        /// period, a refund, a reversal, an upgrade) — `touch` on every change.
+        var modified: [Int64] = []
+        var nextModification: Int64 = 1
     }
 
     let state = Mutex(State())
@@ -125,6 +131,7 @@ public final class FakePurchases: Sendable {
             state.purchases[position].revocationDate = Self.milliseconds(now())
             state.purchases[position].revocationReason = reason
             state.purchases[position].autoRenewStatus = state.purchases[position].autoRenewStatus.map { _ in 0 }
+            Self.touch(position, &state)
             return state.purchases[position]
         }
     }
@@ -138,6 +145,7 @@ public final class FakePurchases: Sendable {
             guard state.purchases[position].revocationDate != nil else { throw FakeAdminError(409, "\(transactionId) is not refunded") }
             state.purchases[position].revocationDate = nil
             state.purchases[position].revocationReason = nil
+            Self.touch(position, &state)
             return state.purchases[position]
         }
     }
@@ -187,6 +195,19 @@ public final class FakePurchases: Sendable {
         }
     }
 
+    /// The customer's transactions in Apple's history order (oldest modification first), each with
+    /// its modification number: what Get Transaction History v2 pages through.
+    func modifiedHistory(ofCustomerOwning transactionId: String, in environment: FakeEnvironment) -> [(purchase: FakePurchase, modified: Int64)]? {
+        state.withLock { state in
+            guard let position = state.index[Self.key(environment, transactionId)] else { return nil }
+            let customer = state.purchases[position].customer
+            return state.purchases.indices
+                .filter { state.purchases[$0].environment == environment && state.purchases[$0].customer == customer }
+                .map { (state.purchases[$0], state.modified[$0]) }
+                .sorted { $0.modified < $1.modified }
+        }
+    }
+
     /// Every purchase, in the order made.
     public func all() -> [FakePurchase] {
         state.withLock { $0.purchases }
@@ -195,6 +216,14 @@ public final class FakePurchases: Sendable {
     static func insert(_ purchase: FakePurchase, into state: inout State) {
         state.index[key(purchase.environment, purchase.transactionId)] = state.purchases.count
         state.purchases.append(purchase)
+        state.modified.append(0)
+        touch(state.purchases.count - 1, &state)
+    }
+
+    /// The purchase at `position` changed: it moves to the end of the modification order.
+    static func touch(_ position: Int, _ state: inout State) {
+        state.modified[position] = state.nextModification
+        state.nextModification += 1
     }
 
     /// The next free id (an admin request may have taken one by naming it).

@@ -45,31 +45,43 @@ extension FakeServerAPI {
         var signedTransactions: [String]
     }
 
+    /// Get Transaction History v2 as Apple pages it: transactions in the order they were last
+    /// modified (oldest first; `sort=DESCENDING` newest first), 20 a page, and a revision that names
+    /// the last modification served. A walk resumed from the last page's revision receives what
+    /// changed since — new periods and, again, old transactions refunded, reinstated, upgraded
+    /// away or extended since — and an empty page (with the same revision) when nothing did.
     private func history(_ id: String, _ environment: FakeEnvironment, _ query: [(String, String)], _ now: Date) -> FakeServerAPIAnswer {
-        guard var transactions = purchases.history(ofCustomerOwning: id, in: environment) else { return Self.transactionNotFound }
+        guard var transactions = purchases.modifiedHistory(ofCustomerOwning: id, in: environment) else { return Self.transactionNotFound }
         let values = { (name: String) in query.filter { $0.0 == name }.map(\.1) }
         let productIds = values("productId"), productTypes = values("productType")
-        if !productIds.isEmpty { transactions.removeAll { !productIds.contains($0.productId) } }
+        if !productIds.isEmpty { transactions.removeAll { !productIds.contains($0.purchase.productId) } }
         if !productTypes.isEmpty {
-            transactions.removeAll { purchase in !productTypes.contains(FakeProductType(loosely: purchase.type)?.historyFilterName ?? "") }
+            transactions.removeAll { entry in !productTypes.contains(FakeProductType(loosely: entry.purchase.type)?.historyFilterName ?? "") }
         }
         let groups = values("subscriptionGroupIdentifier")
-        if !groups.isEmpty { transactions.removeAll { !groups.contains($0.subscriptionGroupIdentifier ?? "") } }
+        if !groups.isEmpty { transactions.removeAll { !groups.contains($0.purchase.subscriptionGroupIdentifier ?? "") } }
         // Apple's Python library sends `True`/`False`.
-        if let revoked = values("revoked").first.flatMap({ Bool($0.lowercased()) }) { transactions.removeAll { $0.isRevoked != revoked } }
-        if let ownership = values("inAppOwnershipType").first { transactions.removeAll { $0.inAppOwnershipType != ownership } }
-        if let start = values("startDate").first.flatMap(Int64.init) { transactions.removeAll { $0.purchaseDate < start } }
-        if let end = values("endDate").first.flatMap(Int64.init) { transactions.removeAll { $0.purchaseDate >= end } }
-        if values("sort").first == "DESCENDING" { transactions.reverse() }
-        guard let offset = Self.offset(values("revision").first, prefix: "rev.") else {
+        if let revoked = values("revoked").first.flatMap({ Bool($0.lowercased()) }) { transactions.removeAll { $0.purchase.isRevoked != revoked } }
+        if let ownership = values("inAppOwnershipType").first { transactions.removeAll { $0.purchase.inAppOwnershipType != ownership } }
+        if let start = values("startDate").first.flatMap(Int64.init) { transactions.removeAll { $0.purchase.purchaseDate < start } }
+        if let end = values("endDate").first.flatMap(Int64.init) { transactions.removeAll { $0.purchase.purchaseDate >= end } }
+        let descending = values("sort").first == "DESCENDING"
+        let prefix = descending ? "rev-d." : "rev."
+        guard let mark = Self.offset(values("revision").first, prefix: prefix) else {
             return .appleError(400, 4_000_005, "Invalid request revision.")
         }
-        let page = transactions.dropFirst(offset).prefix(Self.pageSize)
-        let next = min(transactions.count, offset + page.count)
+        if descending {
+            transactions.reverse()
+            if values("revision").first != nil { transactions.removeAll { $0.modified >= Int64(mark) } }
+        } else {
+            transactions.removeAll { $0.modified <= Int64(mark) }
+        }
+        let page = transactions.prefix(Self.pageSize)
+        let next = page.last.map { String($0.modified) } ?? String(mark)
         return .json(200, HistoryBody(
-            revision: "rev.\(next)", hasMore: next < transactions.count, bundleId: configuration.bundleId,
+            revision: prefix + next, hasMore: transactions.count > page.count, bundleId: configuration.bundleId,
             appAppleId: environment == .production ? configuration.appAppleId : nil, environment: environment.rawValue,
-            signedTransactions: page.map { signer.signTransaction($0, signedAt: now) }))
+            signedTransactions: page.map { signer.signTransaction($0.purchase, signedAt: now) }))
     }
 
     private struct StatusBody: Encodable {

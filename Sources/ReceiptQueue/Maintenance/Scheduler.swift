@@ -75,6 +75,7 @@ public final class Scheduler: Service, Sendable {
         public var requeuedNotifications = 0
         public var prunedNotifications = 0
         public var expiredConsumptionRequests = 0
+        public var requeuedHistorySyncs = 0
     }
 
     public let configuration: Configuration
@@ -99,7 +100,8 @@ public final class Scheduler: Service, Sendable {
                         wasLeader = tick.isLeader
                     }
                     if tick.requeuedExpiredLeases + tick.requeuedTimedOut + tick.failed + tick.pruned + tick.requeuedDeliveries
-                        + tick.prunedEvents + tick.requeuedNotifications + tick.prunedNotifications + tick.expiredConsumptionRequests > 0 {
+                        + tick.prunedEvents + tick.requeuedNotifications + tick.prunedNotifications + tick.expiredConsumptionRequests
+                        + tick.requeuedHistorySyncs > 0 {
                         self.logger.info("scheduler tick", metadata: [
                             "expired_leases_requeued": "\(tick.requeuedExpiredLeases)",
                             "timed_out_requeued": "\(tick.requeuedTimedOut)",
@@ -107,6 +109,7 @@ public final class Scheduler: Service, Sendable {
                             "deliveries_requeued": "\(tick.requeuedDeliveries)", "events_pruned": "\(tick.prunedEvents)",
                             "notifications_requeued": "\(tick.requeuedNotifications)", "notifications_pruned": "\(tick.prunedNotifications)",
                             "consumption_requests_expired": "\(tick.expiredConsumptionRequests)",
+                            "history_syncs_requeued": "\(tick.requeuedHistorySyncs)",
                         ])
                     }
                 } catch {
@@ -162,6 +165,7 @@ public final class Scheduler: Service, Sendable {
             }
             if tick.requeuedNotifications > 0 { try connection.query("SELECT pg_notify('receiptq_notifications', '')") }
             tick.expiredConsumptionRequests = try ExpireConsumptionRequests.run(limit: configuration.batchSize, on: connection)
+            tick.requeuedHistorySyncs = try RescueHistorySyncLeases.run(limit: configuration.batchSize, on: connection)
             if let retention = configuration.notificationRetention {
                 for _ in 0..<configuration.maxBatchesPerTick {
                     let pruned = try PruneNotifications.run(retention: retention, limit: configuration.batchSize, on: connection)

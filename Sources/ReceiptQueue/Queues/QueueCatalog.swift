@@ -14,9 +14,9 @@ public enum QueueCatalog {
               terminal: Spec.State.allCases.filter(\.isTerminal).map(\.rawValue), leased: Spec.State.leased?.rawValue)
     }
 
-    /// Jobs, notifications, webhook deliveries, consumption requests, orders.
+    /// Jobs, notifications, webhook deliveries, consumption requests, orders, history syncs.
     public static let all: [Entry] = [
         entry(JobLifecycle.self), entry(NotificationLifecycle.self), entry(DeliveryLifecycle.self),
-        entry(ConsumptionLifecycle.self), entry(OrderLifecycle.self),
+        entry(ConsumptionLifecycle.self), entry(OrderLifecycle.self), entry(HistorySyncLifecycle.self),
     ]
 }

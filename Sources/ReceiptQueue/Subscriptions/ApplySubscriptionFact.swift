@@ -61,7 +61,9 @@ public enum ApplySubscriptionFact {
                 signed_at = greatest(s.signed_at, EXCLUDED.signed_at), updated_at = now()
         """
 
-    public static func run(_ fact: SubscriptionFact, now: Date, on connection: PostgresConnection) throws -> Result {
+    /// - Parameter owner: the user to tell when neither the row nor the ledger knows one yet — the
+    ///   owner a history sync just queued the subscription's periods for (their grants follow).
+    public static func run(_ fact: SubscriptionFact, now: Date, owner: String? = nil, on connection: PostgresConnection) throws -> Result {
         var levels: [String: Int] = [:]
         if let product = fact.transaction?.productID ?? fact.renewal?.renewsToProductID {
             for row in try connection.query(levelsSQL, [product]) {
@@ -79,7 +81,7 @@ public enum ApplySubscriptionFact {
         if let knownUser {
             user = knownUser
         } else {
-            user = try connection.query(ownerSQL, [fact.originalTransactionID, fact.environment]).first?.decode("user_id")
+            user = try connection.query(ownerSQL, [fact.originalTransactionID, fact.environment]).first?.decode("user_id") ?? owner
         }
         // A user learning of the subscription only now hears where it stands, not a diff they never saw.
         let newlyKnown = knownUser == nil && user != nil && current != nil

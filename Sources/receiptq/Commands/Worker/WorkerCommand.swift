@@ -195,6 +195,14 @@ struct WorkerCommand: AsyncParsableCommand {
             work.append(ConsumptionResponder(configuration: ConsumptionResponder.Configuration(
                 name: settings.name, refundPreference: refundPolicy, shutdownDeadline: settings.shutdownDeadline),
                                              pool: notificationPool, clients: serverClients, logger: logger))
+            // History syncs (restores, first sightings, `receiptq sync`): Transaction History v2 pages under the same budget.
+            work.append(HistorySyncRunner(configuration: HistorySyncRunner.Configuration(
+                name: settings.name, lease: settings.lease, shutdownDeadline: settings.shutdownDeadline),
+                                          pool: notificationPool, clients: serverClients, verifier: transactionVerifier, logger: logger))
+            // Status reconciliation: Get All Subscription Statuses, due-first, under that endpoint's own budget.
+            work.append(StatusReconciler(configuration: StatusReconciler.Configuration(
+                name: settings.name, lease: settings.lease, shutdownDeadline: settings.shutdownDeadline),
+                                         pool: notificationPool, clients: serverClients, verifier: transactionVerifier, logger: logger))
         }
         // On SIGTERM the work stops together, each part draining within --shutdown-deadline; the
         // admin listener (shut down after it) answers probes and scrapes until then.

@@ -1,0 +1,61 @@
+import Foundation
+import Hummingbird
+import Postgres
+import ReceiptQueue
+
+/// POST /v1/users/{user_id}/history-syncs `{"original_transaction_id": "…", "environment": "Production"}`:
+/// restore, or "sync purchases". ReceiptQueue walks the customer's Transaction History v2 (every
+/// transaction of the customer who made this one) and imports it: purchases the ledger has not
+/// granted are granted once, to their owner — the order an Apple-signed appAccountToken names,
+/// else this user — and subscriptions move to what Apple says. Answers 202 with the sync as it
+/// stands; asking again for a finished sync resumes it from Apple's revision (only what changed
+/// since), and asking while it runs changes nothing. Results arrive as the usual events.
+struct HistorySyncRoutes<Context: RequestContext> {
+    let pool: PostgresPool
+
+    func register(on group: RouterGroup<Context>) {
+        group.post("users/:user_id/history-syncs") { request, context in try await queue(request, context: context) }
+    }
+
+    struct Body: Decodable {
+        var originalTransactionId: String?
+        var environment: String?
+
+        enum CodingKeys: String, CodingKey {
+            case originalTransactionId = "original_transaction_id", environment
+        }
+    }
+
+    struct Answer: Encodable {
+        var userId: String
+        var originalTransactionId: String
+        var environment: String
+        var state: String
+        var pages: Int
+        var transactions: Int
+        var syncedAt: Date?
+        var lastError: String?
+    }
+
+    func queue(_ request: Request, context: Context) async throws -> Response {
+        let userID = try FieldRules.identifier(context.parameters.get("user_id"), "user_id")
+        let body = try await JSONBody.decode(Body.self, from: request, limit: 1024)
+        let original = try FieldRules.identifier(body.originalTransactionId, "original_transaction_id")
+        guard original.unicodeScalars.count <= 64 else {
+            throw Problem.invalid("original_transaction_id", "original_transaction_id is longer than 64 characters")
+        }
+        if let environment = body.environment, environment != "Production" && environment != "Sandbox" {
+            throw Problem.invalid("environment", "environment must be Production or Sandbox")
+        }
+        let named = body.environment
+        let status = try await pool.withConnection { connection in
+            let environment = try named ?? QueueHistorySync.ledgerEnvironment(of: original, on: connection) ?? "Production"
+            return try QueueHistorySync.run(originalTransactionID: original, environment: environment, userID: userID, reason: .request,
+                                            on: connection)
+        }
+        return try JSONBody.response(Answer(userId: userID, originalTransactionId: status.originalTransactionID,
+                                            environment: status.environment, state: status.state, pages: status.pages,
+                                            transactions: status.transactions, syncedAt: status.syncedAt, lastError: status.lastError),
+                                     status: .accepted)
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Postgres
+
+/// Imports one page of a history sync in the caller's transaction, fenced by the lease, and keeps
+/// the page's revision: a walk cut short resumes after the last page recorded, never before it.
+///
+/// Each transaction goes to the one ledger the way a renewal Apple notifies does: a
+/// signed-transaction job for its owner — the user of the order its Apple-signed appAccountToken
+/// names, else the latest owner of its original transaction in the ledger, else the user the sync
+/// was asked for (a restore) — which `record_purchase` grants once per purchase or period, by its ownership
+/// rules (a job already queued for the same user and transaction is that job: a re-run queues
+/// nothing twice). A transaction nobody owns yet is left for the app's submission. A refund or
+/// revocation Apple reports revokes the grants it covers, and one Apple no longer reports (a
+/// reversed refund) reinstates them — each only over a revocation signed before the page, with
+/// its `grant.revoked` / `grant.reinstated` event. Each subscription period is applied to the
+/// model as a `history` fact, with its events.
+public enum RecordHistoryPage {
+    public struct Result: Sendable, Equatable {
+        /// False: the lease was lost; nothing was written.
+        public var recorded: Bool
+        /// Grants revoked and reinstated by the page.
+        public var revoked = 0
+        public var reinstated = 0
+        /// Jobs created (an existing job for the same user and transaction is not counted).
+        public var queued: Int
+        /// Transactions nobody owns yet.
+        public var unowned: Int
+        public var subscriptionChanges: Int
+        /// Fields the history corrected in the model (what notifications had missed or got wrong).
+        public var corrections: [String]
+    }
+
+    static let checkpointSQL = """
+        UPDATE receiptq.history_syncs
+        SET revision = $5, pages = pages + 1, transactions = transactions + $6, locked_until = now() + $7 * interval '1 millisecond'
+        WHERE original_transaction_id = $1 AND environment = $2 AND attempts = $3 AND locked_by = $4     -- history_syncs_pkey
+          AND state = '\(HistorySyncState.syncing.rawValue)'
+        RETURNING user_id
+        """
+    static let ownerSQL = """
+        SELECT owner.user_id, owner.order_id FROM (
+            (SELECT o.user_id, o.order_id, 1 AS rank FROM receiptq.orders o
+             WHERE $2::uuid IS NOT NULL AND o.app_account_token = $2::uuid)                        -- orders_app_account_token_idx
+            UNION ALL
+            (SELECT g.user_id, NULL::text AS order_id, 2 FROM receiptq.grants g
+             WHERE g.original_transaction_id = $1                                                 -- grants_original_idx
+             ORDER BY g.granted_at DESC LIMIT 1)
+            UNION ALL
+            (SELECT $3::text, NULL::text, 3 WHERE $3::text IS NOT NULL)
+        ) AS owner
+        ORDER BY owner.rank
+        LIMIT 1
+        """
+
+    public static func run(_ lease: HistorySyncLease, worker: String, revision: String?, transactions: [HistoryTransaction],
+                           lease duration: Duration, now: Date = Date(), on connection: PostgresConnection) throws -> Result {
+        guard let fence = try connection.query(checkpointSQL, [
+            lease.originalTransactionID, lease.environment, lease.attempt, worker, revision, transactions.count, duration.milliseconds,
+        ]).first else {
+            return Result(recorded: false, queued: 0, unowned: 0, subscriptionChanges: 0, corrections: [])
+        }
+        let requester: String? = try fence.decodeIfPresent("user_id")
+        var jobs: [NewJob] = []
+        var unowned = 0
+        var owners: [String: String] = [:]
+        for transaction in transactions {
+            guard let owner = try connection.query(ownerSQL, [
+                transaction.originalTransactionID, transaction.appAccountToken?.uuidString, requester,
+            ]).first else {
+                unowned += 1
+                continue
+            }
+            let user: String = try owner.decode("user_id")
+            owners[transaction.originalTransactionID] = user
+            jobs.append(NewJob.signedTransaction(
+                transaction.signedTransaction, transactionID: transaction.transactionID, environment: lease.environment,
+                userID: user, orderID: try owner.decodeIfPresent("order_id"),
+                appAccountToken: transaction.appAccountToken))
+        }
+        let queued = try EnqueueTransactions.run(jobs, on: connection).filter(\.created).count
+        var events: [NewEvent] = []
+        var (revoked, reinstated) = (0, 0)
+        for transaction in transactions {
+            let signedMs = transaction.signedAt.millisecondsSince1970
+            try connection.query(ApplyNotification.transactionLockSQL, [transaction.transactionID])
+            if let revocation = transaction.revocation {
+                let rows = try connection.query(ApplyNotification.revokeGrantsSQL, [
+                    transaction.transactionID, transaction.originalTransactionID, transaction.webOrderLineItemID,
+                    revocation.revokedAt?.millisecondsSince1970, revocation.reason, nil as String?, signedMs,
+                ])
+                revoked += rows.count
+                for row in rows {
+                    events.append(NewEvent(type: .grantRevoked, userID: try row.decode("user_id"), purchaseKey: try row.decode("purchase_key"),
+                                           data: try row.decode("data")))
+                }
+            } else {
+                let rows = try connection.query(ApplyNotification.reinstateGrantsSQL, [
+                    transaction.transactionID, transaction.originalTransactionID, transaction.webOrderLineItemID, nil as String?, signedMs,
+                ])
+                reinstated += rows.count
+                for row in rows {
+                    events.append(NewEvent(type: .grantReinstated, userID: try row.decode("user_id"), purchaseKey: try row.decode("purchase_key"),
+                                           data: try row.decode("data")))
+                }
+            }
+        }
+        var changes = 0
+        var corrections: [String] = []
+        for var fact in transactions.compactMap(\.subscription) {
+            fact.environment = lease.environment
+            // Its periods' jobs are queued, not yet granted: the model learns their owner now.
+            let before = try connection.query(RecordSubscriptionCorrections.stateSQL, [fact.originalTransactionID, fact.environment])
+                .first?.decodeIfPresent("state", as: String.self)
+            let applied = try ApplySubscriptionFact.run(fact, now: now, owner: owners[fact.originalTransactionID], on: connection)
+            try RecordSubscriptionCorrections.run(originalTransactionID: fact.originalTransactionID, environment: fact.environment,
+                                                  source: "history", fields: applied.corrections, stateBefore: before,
+                                                  stateAfter: applied.subscription?.status.rawValue, on: connection)
+            events += applied.events
+            changes += applied.changes.count
+            corrections += applied.corrections
+        }
+        try AppendEvents.run(events, on: connection)
+        return Result(recorded: true, revoked: revoked, reinstated: reinstated, queued: queued, unowned: unowned,
+                      subscriptionChanges: changes, corrections: corrections)
+    }
+}

@@ -1,0 +1,138 @@
+import FakeAppStore
+import Foundation
+import Postgres
+import ReceiptQueue
+import ReceiptQueueTesting
+import Testing
+
+/// History sync against the fake App Store over HTTP and a real database: a restore imports every
+/// purchase and period the ledger missed into the one ledger (once each) and the subscription
+/// model; a re-run resumes from Apple's revision and receives only what changed since; the first
+/// grant of a subscription queues its sync by itself; a long history is walked page by page.
+@Suite("History sync: Transaction History v2 into the ledger and the subscription model", .serialized)
+struct HistorySyncTests {
+    static func sync(_ pipeline: StoreKitPipeline, _ original: String) async throws -> [String: Any] {
+        let rows = try await pipeline.pool.query("""
+            SELECT state, pages, transactions, reason, user_id, revision, last_error FROM receiptq.history_syncs
+            WHERE original_transaction_id = $1
+            """, [original])
+        guard let row = rows.first else { return [:] }
+        return ["state": try row.decode("state", as: String.self), "pages": try row.decode("pages", as: Int.self),
+                "transactions": try row.decode("transactions", as: Int.self), "reason": try row.decode("reason", as: String.self),
+                "user_id": try row.decodeIfPresent("user_id", as: String.self) as Any,
+                "revision": try row.decodeIfPresent("revision", as: String.self) as Any,
+                "last_error": try row.decodeIfPresent("last_error", as: String.self) as Any]
+    }
+
+    static func grants(_ pipeline: StoreKitPipeline, user: String) async throws -> Int {
+        try await pipeline.count("SELECT count(*) AS count FROM receiptq.grants WHERE user_id = $1", [user])
+    }
+
+    /// Waits until the sync is `state` with `transactions` imported in all, and the jobs it queued are final.
+    static func settled(_ pipeline: StoreKitPipeline, _ original: String, state: String = "synced", transactions: Int) async -> Bool {
+        await eventually(timeout: .seconds(30), every: .milliseconds(100)) {
+            let sync = (try? await Self.sync(pipeline, original)) ?? [:]
+            let open = (try? await pipeline.count("SELECT count(*) AS count FROM receiptq.jobs WHERE state IN ('queued', 'verifying')")) ?? 1
+            return sync["state"] as? String == state && sync["transactions"] as? Int == transactions && open == 0
+        }
+    }
+
+    @Test("a restore grants every purchase and period the ledger missed, once; a re-run asks only for what changed since")
+    func restoreThenResume() async throws {
+        try await withPipeline { pipeline in
+            let runner = try pipeline.startRunner(serverAPI: false)
+            let history = try pipeline.startHistorySyncRunner()
+            let fake = pipeline.fake.serverAPI
+            // Bought and renewed three times while ReceiptQueue heard nothing; a consumable beside it.
+            let first = try pipeline.buy("com.example.basic", type: .autoRenewable, customer: "c1", expiresInSeconds: 3600)
+            let original = first.originalTransactionId
+            var periods = [first]
+            for _ in 0..<3 { periods.append(try fake.renew(originalTransactionId: original, expiresInSeconds: 3600)) }
+            _ = try pipeline.buy("com.example.coins", customer: "c1")
+            _ = try pipeline.buy("com.example.coins", customer: "someone-else")
+
+            let answer = try await pipeline.post("/v1/users/u1/history-syncs", ["original_transaction_id": original])
+            #expect(answer.status == 202, "\(answer.json)")
+            #expect(answer.json["environment"] as? String == "Production")
+            #expect(answer.json["state"] as? String == "queued")
+            #expect(await Self.settled(pipeline, original, transactions: 5))
+            #expect(try await Self.grants(pipeline, user: "u1") == 5)
+            let subscriptions = try await pipeline.get("/v1/users/u1/subscriptions").json["subscriptions"] as? [[String: Any]] ?? []
+            #expect(subscriptions.count == 1)
+            #expect(subscriptions.first?["transaction_id"] as? String == periods.last?.transactionId)
+            #expect(subscriptions.first?["state"] as? String == "active")
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.subscriptions WHERE last_source = 'history'") == 1)
+            let jobs = try await pipeline.count("SELECT count(*) AS count FROM receiptq.jobs")
+
+            // Again, nothing changed at Apple: one empty page from the revision, nothing queued, nothing granted.
+            let again = try await pipeline.post("/v1/users/u1/history-syncs", ["original_transaction_id": original])
+            #expect(again.status == 202)
+            #expect(await Self.settled(pipeline, original, transactions: 5))
+            #expect(try await Self.sync(pipeline, original)["pages"] as? Int == 2)
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.jobs") == jobs)
+            #expect(try await Self.grants(pipeline, user: "u1") == 5)
+
+            // A new period and a refund of an old one: the resumed walk receives exactly those two.
+            let fifth = try fake.renew(originalTransactionId: original, expiresInSeconds: 3600)
+            _ = try fake.refund(transactionId: periods[1].transactionId)
+            _ = try await pipeline.post("/v1/users/u1/history-syncs", ["original_transaction_id": original])
+            #expect(await Self.settled(pipeline, original, transactions: 7))
+            #expect(try await Self.grants(pipeline, user: "u1") == 6)
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.grants WHERE revoked_at IS NOT NULL AND transaction_id = $1",
+                                             [periods[1].transactionId]) == 1)
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.events WHERE type = 'grant.revoked' AND user_id = 'u1'") == 1)
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.subscriptions WHERE transaction_id = $1",
+                                             [fifth.transactionId]) == 1)
+            try await history.stop()
+            try await runner.stop()
+        }
+    }
+
+    @Test("the first grant of a subscription queues its sync; a long history is walked a page per claim and resumed from its revision")
+    func firstSightingWalksPageByPage() async throws {
+        try await withPipeline { pipeline in
+            let runner = try pipeline.startRunner(serverAPI: false)
+            let fake = pipeline.fake.serverAPI
+            let first = try pipeline.buy("com.example.basic", type: .autoRenewable, customer: "c2", expiresInSeconds: 3600)
+            for _ in 0..<24 { _ = try fake.renew(originalTransactionId: first.originalTransactionId, expiresInSeconds: 3600) }
+            // The app submits only its first purchase.
+            let submitted = try await pipeline.submit(signed: pipeline.signed(first), user: "u2")
+            let status = try await pipeline.final(try #require(submitted.id))
+            #expect(status["verdict"] as? String == "delivered", "\(status)")
+            let queued = try await Self.sync(pipeline, first.originalTransactionId)
+            #expect(queued["reason"] as? String == "first_sighting")
+            #expect(queued["state"] as? String == "queued")
+
+            let history = try pipeline.startHistorySyncRunner(maxPagesPerClaim: 1)
+            #expect(await Self.settled(pipeline, first.originalTransactionId, transactions: 25))
+            #expect(try await Self.sync(pipeline, first.originalTransactionId)["pages"] as? Int == 2)
+            // Yielding after a page is not an attempt: the two claims count as one.
+            #expect(try await pipeline.count("SELECT attempts AS count FROM receiptq.history_syncs WHERE original_transaction_id = $1",
+                                             [first.originalTransactionId]) == 1)
+            #expect(try await Self.grants(pipeline, user: "u2") == 25)
+            try await history.stop()
+            try await runner.stop()
+        }
+    }
+
+    @Test("bad requests are refused with the field named; a transaction Apple does not know ends the sync failed, kept for ops")
+    func refusalsAndUnknownTransactions() async throws {
+        try await withPipeline { pipeline in
+            let missing = try await pipeline.post("/v1/users/u3/history-syncs", [:])
+            #expect(missing.status == 400)
+            #expect(String(decoding: missing.body, as: UTF8.self).contains("original_transaction_id"))
+            let environment = try await pipeline.post("/v1/users/u3/history-syncs", ["original_transaction_id": "1", "environment": "Prod"])
+            #expect(environment.status == 400)
+            #expect(String(decoding: environment.body, as: UTF8.self).contains("environment"))
+            let long = try await pipeline.post("/v1/users/u3/history-syncs", ["original_transaction_id": String(repeating: "9", count: 65)])
+            #expect(long.status == 400)
+
+            let history = try pipeline.startHistorySyncRunner()
+            let unknown = try await pipeline.post("/v1/users/u3/history-syncs", ["original_transaction_id": "999999"])
+            #expect(unknown.status == 202)
+            #expect(await Self.settled(pipeline, "999999", state: "failed", transactions: 0))
+            #expect((try await Self.sync(pipeline, "999999")["last_error"] as? String)?.contains("no such transaction") == true)
+            try await history.stop()
+        }
+    }
+}
