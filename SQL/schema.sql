@@ -295,6 +295,29 @@ CREATE FUNCTION receiptq.purchase_key(p_transaction_id text, p_original_transact
 
 
 --
+-- Name: queue_first_sighting_sync(); Type: FUNCTION; Schema: receiptq; Owner: -
+--
+
+CREATE FUNCTION receiptq.queue_first_sighting_sync() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    -- Once per original transaction and environment: a sync already queued, running or done stays.
+    INSERT INTO receiptq.history_syncs (original_transaction_id, environment, reason)
+    VALUES (NEW.original_transaction_id, NEW.environment, 'first_sighting')
+    ON CONFLICT (original_transaction_id, environment) DO NOTHING;
+    RETURN NULL;
+END $$;
+
+
+--
+-- Name: FUNCTION queue_first_sighting_sync(); Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON FUNCTION receiptq.queue_first_sighting_sync() IS 'Trigger of grants_first_sighting: the first grant of an auto-renewable original transaction queues its history sync (periods and refunds from before, or from a notification outage).';
+
+
+--
 -- Name: receipt_digest(text); Type: FUNCTION; Schema: receiptq; Owner: -
 --
 
@@ -452,6 +475,33 @@ END $$;
 --
 
 COMMENT ON FUNCTION receiptq.refuse_audit_change() IS 'Trigger of support_audit_append_only and support_audit_no_truncate: the audit log is append-only for every role, the owner included.';
+
+
+--
+-- Name: schedule_reconciliation(); Type: FUNCTION; Schema: receiptq; Owner: -
+--
+
+CREATE FUNCTION receiptq.schedule_reconciliation() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    -- "Recently changed" comes first: a new subscription, or a change a notification made, is checked
+    -- against Apple's status within the hour (a notification seen is the one most likely to have a
+    -- lost sibling); a status check or history sync schedules itself (ReconciliationSchedule).
+    IF TG_OP = 'INSERT' THEN
+        NEW.reconcile_at := least(coalesce(NEW.reconcile_at, 'infinity'::timestamptz), now() + interval '1 hour');
+    ELSIF NEW.model IS DISTINCT FROM OLD.model AND NEW.last_source LIKE 'notification:%' THEN
+        NEW.reconcile_at := least(coalesce(NEW.reconcile_at, 'infinity'::timestamptz), now() + interval '1 hour');
+    END IF;
+    RETURN NEW;
+END $$;
+
+
+--
+-- Name: FUNCTION schedule_reconciliation(); Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON FUNCTION receiptq.schedule_reconciliation() IS 'Trigger of subscriptions_schedule_reconciliation: a new subscription, or one a notification changed, is due for a status check within the hour.';
 
 
 --
@@ -1328,6 +1378,58 @@ COMMENT ON TABLE receiptq.fleet_control IS 'One row. paused: workers claim no jo
 
 
 --
+-- Name: history_syncs; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.history_syncs (
+    original_transaction_id text NOT NULL,
+    environment text NOT NULL,
+    user_id text,
+    reason text NOT NULL,
+    state text DEFAULT 'queued'::text NOT NULL,
+    run_at timestamp with time zone DEFAULT now() NOT NULL,
+    locked_by text,
+    locked_until timestamp with time zone,
+    attempts integer DEFAULT 0 NOT NULL,
+    revision text,
+    pages integer DEFAULT 0 NOT NULL,
+    transactions integer DEFAULT 0 NOT NULL,
+    requested_at timestamp with time zone DEFAULT now() NOT NULL,
+    synced_at timestamp with time zone,
+    last_error text,
+    CONSTRAINT history_syncs_environment_check CHECK ((environment = ANY (ARRAY['Production'::text, 'Sandbox'::text]))),
+    CONSTRAINT history_syncs_last_error_check CHECK (((last_error IS NULL) OR (length(last_error) <= 1000))),
+    CONSTRAINT history_syncs_lease_check CHECK (((state = 'syncing'::text) = ((locked_by IS NOT NULL) AND (locked_until IS NOT NULL)))),
+    CONSTRAINT history_syncs_original_transaction_id_check CHECK (((length(original_transaction_id) >= 1) AND (length(original_transaction_id) <= 64))),
+    CONSTRAINT history_syncs_reason_check CHECK ((reason = ANY (ARRAY['request'::text, 'first_sighting'::text, 'backfill'::text]))),
+    CONSTRAINT history_syncs_revision_check CHECK (((revision IS NULL) OR (length(revision) <= 1000))),
+    CONSTRAINT history_syncs_state_check CHECK ((state = ANY (ARRAY['queued'::text, 'syncing'::text, 'synced'::text, 'failed'::text]))),
+    CONSTRAINT history_syncs_user_id_check CHECK (((user_id IS NULL) OR ((length(user_id) >= 1) AND (length(user_id) <= 256))))
+);
+
+
+--
+-- Name: TABLE history_syncs; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.history_syncs IS 'History syncs: Get Transaction History v2 walks per original transaction, resumable from revision (HistorySyncLifecycle).';
+
+
+--
+-- Name: COLUMN history_syncs.user_id; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.history_syncs.user_id IS 'The user a request named (restore); NULL: the owner the ledger knows for the original transaction.';
+
+
+--
+-- Name: COLUMN history_syncs.revision; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.history_syncs.revision IS 'Apple''s revision after the last page imported: the next walk starts here and receives only what changed since.';
+
+
+--
 -- Name: jobs_id_seq; Type: SEQUENCE; Schema: receiptq; Owner: -
 --
 
@@ -1734,6 +1836,172 @@ COMMENT ON VIEW receiptq.queue_health IS 'Oldest ready job age, expired leases, 
 
 
 --
+-- Name: subscription_corrections; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.subscription_corrections (
+    id bigint NOT NULL,
+    original_transaction_id text NOT NULL,
+    environment text NOT NULL,
+    source text NOT NULL,
+    fields text[] NOT NULL,
+    state_before text,
+    state_after text,
+    corrected_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT subscription_corrections_fields_check CHECK ((cardinality(fields) > 0)),
+    CONSTRAINT subscription_corrections_source_check CHECK ((source = ANY (ARRAY['status_check'::text, 'history'::text])))
+);
+
+
+--
+-- Name: TABLE subscription_corrections; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.subscription_corrections IS 'Each time Apple''s status or history disagreed with what notifications had left in receiptq.subscriptions: the fields corrected.';
+
+
+--
+-- Name: subscriptions; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.subscriptions (
+    original_transaction_id text NOT NULL,
+    environment text NOT NULL,
+    user_id text,
+    product_id text,
+    status integer,
+    auto_renew_status integer,
+    expires_date timestamp with time zone,
+    grace_period_expires_date timestamp with time zone,
+    last_notification_type text,
+    last_subtype text,
+    signed_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    model jsonb,
+    state text,
+    group_id text,
+    transaction_id text,
+    renews_to_product_id text,
+    expiration_reason text,
+    offer_type text,
+    offer_id text,
+    price_increase text,
+    revoked_at timestamp with time zone,
+    last_source text,
+    reconcile_at timestamp with time zone,
+    reconciled_at timestamp with time zone,
+    CONSTRAINT subscriptions_state_check CHECK (((state IS NULL) OR (state = ANY (ARRAY['active'::text, 'billing_retry'::text, 'grace_period'::text, 'expired'::text, 'revoked'::text])))),
+    CONSTRAINT subscriptions_status_check CHECK (((status IS NULL) OR ((status >= 1) AND (status <= 5))))
+);
+
+
+--
+-- Name: TABLE subscriptions; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.subscriptions IS 'Latest known state of each auto-renewable subscription (status 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked), as of signed_at.';
+
+
+--
+-- Name: COLUMN subscriptions.product_id; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.subscriptions.product_id IS 'The current period''s product: what the customer has access to (an upgrade changes it at once, a downgrade at renewal).';
+
+
+--
+-- Name: COLUMN subscriptions.expires_date; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.subscriptions.expires_date IS 'When the current period ends, renewal-date extensions included.';
+
+
+--
+-- Name: COLUMN subscriptions.model; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.subscriptions.model IS 'SubscriptionModel''s snapshot (JSON); NULL for a row written before 0020, rebuilt from its columns on the next fact.';
+
+
+--
+-- Name: COLUMN subscriptions.state; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.subscriptions.state IS 'active, billing_retry, grace_period, expired or revoked: Apple''s status when it stated one, else implied by the dates.';
+
+
+--
+-- Name: COLUMN subscriptions.renews_to_product_id; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.subscriptions.renews_to_product_id IS 'The product it renews to; differs from product_id while a downgrade or crossgrade waits for the renewal.';
+
+
+--
+-- Name: COLUMN subscriptions.last_source; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.subscriptions.last_source IS 'What last changed it: notification:<TYPE>[:<SUBTYPE>], submission, history or status_check.';
+
+
+--
+-- Name: COLUMN subscriptions.reconcile_at; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.subscriptions.reconcile_at IS 'When Get All Subscription Statuses is next asked about it (due-first; a claim moves it out by a lease).';
+
+
+--
+-- Name: COLUMN subscriptions.reconciled_at; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.subscriptions.reconciled_at IS 'When Apple''s status was last read for it.';
+
+
+--
+-- Name: reconciliation_health; Type: VIEW; Schema: receiptq; Owner: -
+--
+
+CREATE VIEW receiptq.reconciliation_health AS
+ SELECT e.environment,
+    ( SELECT count(*) AS count
+           FROM receiptq.subscriptions s
+          WHERE (s.environment = e.environment)) AS subscriptions,
+    ( SELECT count(*) AS count
+           FROM receiptq.subscriptions s
+          WHERE ((s.environment = e.environment) AND (s.reconcile_at <= now()))) AS due,
+    ( SELECT count(*) AS count
+           FROM receiptq.subscriptions s
+          WHERE ((s.environment = e.environment) AND (s.reconcile_at <= (now() - '01:00:00'::interval)))) AS overdue_1h,
+    ( SELECT max(s.reconciled_at) AS max
+           FROM receiptq.subscriptions s
+          WHERE (s.environment = e.environment)) AS last_reconciled_at,
+    ( SELECT count(*) AS count
+           FROM receiptq.subscriptions s
+          WHERE ((s.environment = e.environment) AND (s.reconciled_at > (now() - '24:00:00'::interval)))) AS reconciled_24h,
+    ( SELECT count(*) AS count
+           FROM receiptq.subscription_corrections c
+          WHERE ((c.environment = e.environment) AND (c.source = 'status_check'::text) AND (c.corrected_at > (now() - '24:00:00'::interval)))) AS corrected_by_status_24h,
+    ( SELECT count(*) AS count
+           FROM receiptq.subscription_corrections c
+          WHERE ((c.environment = e.environment) AND (c.source = 'history'::text) AND (c.corrected_at > (now() - '24:00:00'::interval)))) AS corrected_by_history_24h,
+    ( SELECT count(*) AS count
+           FROM receiptq.history_syncs h
+          WHERE ((h.environment = e.environment) AND (h.state = ANY (ARRAY['queued'::text, 'syncing'::text])))) AS history_syncs_open,
+    ( SELECT count(*) AS count
+           FROM receiptq.history_syncs h
+          WHERE ((h.environment = e.environment) AND (h.state = 'failed'::text))) AS history_syncs_failed
+   FROM ( VALUES ('Production'::text), ('Sandbox'::text)) e(environment);
+
+
+--
+-- Name: VIEW reconciliation_health; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON VIEW receiptq.reconciliation_health IS 'Per environment: subscriptions due and overdue for a status check, checks in the last 24 h, fields corrected by status checks and history syncs in the last 24 h (disagreements with notifications), history syncs open and failed.';
+
+
+--
 -- Name: revocations; Type: TABLE; Schema: receiptq; Owner: -
 --
 
@@ -1794,85 +2062,17 @@ COMMENT ON TABLE receiptq.schema_repeatables IS 'Repeatable files (SQL/functions
 
 
 --
--- Name: subscriptions; Type: TABLE; Schema: receiptq; Owner: -
+-- Name: subscription_corrections_id_seq; Type: SEQUENCE; Schema: receiptq; Owner: -
 --
 
-CREATE TABLE receiptq.subscriptions (
-    original_transaction_id text NOT NULL,
-    environment text NOT NULL,
-    user_id text,
-    product_id text,
-    status integer,
-    auto_renew_status integer,
-    expires_date timestamp with time zone,
-    grace_period_expires_date timestamp with time zone,
-    last_notification_type text,
-    last_subtype text,
-    signed_at timestamp with time zone NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    model jsonb,
-    state text,
-    group_id text,
-    transaction_id text,
-    renews_to_product_id text,
-    expiration_reason text,
-    offer_type text,
-    offer_id text,
-    price_increase text,
-    revoked_at timestamp with time zone,
-    last_source text,
-    CONSTRAINT subscriptions_state_check CHECK (((state IS NULL) OR (state = ANY (ARRAY['active'::text, 'billing_retry'::text, 'grace_period'::text, 'expired'::text, 'revoked'::text])))),
-    CONSTRAINT subscriptions_status_check CHECK (((status IS NULL) OR ((status >= 1) AND (status <= 5))))
+ALTER TABLE receiptq.subscription_corrections ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME receiptq.subscription_corrections_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
 );
-
-
---
--- Name: TABLE subscriptions; Type: COMMENT; Schema: receiptq; Owner: -
---
-
-COMMENT ON TABLE receiptq.subscriptions IS 'Latest known state of each auto-renewable subscription (status 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked), as of signed_at.';
-
-
---
--- Name: COLUMN subscriptions.product_id; Type: COMMENT; Schema: receiptq; Owner: -
---
-
-COMMENT ON COLUMN receiptq.subscriptions.product_id IS 'The current period''s product: what the customer has access to (an upgrade changes it at once, a downgrade at renewal).';
-
-
---
--- Name: COLUMN subscriptions.expires_date; Type: COMMENT; Schema: receiptq; Owner: -
---
-
-COMMENT ON COLUMN receiptq.subscriptions.expires_date IS 'When the current period ends, renewal-date extensions included.';
-
-
---
--- Name: COLUMN subscriptions.model; Type: COMMENT; Schema: receiptq; Owner: -
---
-
-COMMENT ON COLUMN receiptq.subscriptions.model IS 'SubscriptionModel''s snapshot (JSON); NULL for a row written before 0020, rebuilt from its columns on the next fact.';
-
-
---
--- Name: COLUMN subscriptions.state; Type: COMMENT; Schema: receiptq; Owner: -
---
-
-COMMENT ON COLUMN receiptq.subscriptions.state IS 'active, billing_retry, grace_period, expired or revoked: Apple''s status when it stated one, else implied by the dates.';
-
-
---
--- Name: COLUMN subscriptions.renews_to_product_id; Type: COMMENT; Schema: receiptq; Owner: -
---
-
-COMMENT ON COLUMN receiptq.subscriptions.renews_to_product_id IS 'The product it renews to; differs from product_id while a downgrade or crossgrade waits for the renewal.';
-
-
---
--- Name: COLUMN subscriptions.last_source; Type: COMMENT; Schema: receiptq; Owner: -
---
-
-COMMENT ON COLUMN receiptq.subscriptions.last_source IS 'What last changed it: notification:<TYPE>[:<SUBTYPE>], submission, history or status_check.';
 
 
 --
@@ -2064,6 +2264,14 @@ ALTER TABLE ONLY receiptq.grants
 
 
 --
+-- Name: history_syncs history_syncs_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.history_syncs
+    ADD CONSTRAINT history_syncs_pkey PRIMARY KEY (original_transaction_id, environment);
+
+
+--
 -- Name: jobs jobs_grant_check; Type: CHECK CONSTRAINT; Schema: receiptq; Owner: -
 --
 
@@ -2133,6 +2341,14 @@ ALTER TABLE ONLY receiptq.schema_migrations
 
 ALTER TABLE ONLY receiptq.schema_repeatables
     ADD CONSTRAINT schema_repeatables_pkey PRIMARY KEY (name);
+
+
+--
+-- Name: subscription_corrections subscription_corrections_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.subscription_corrections
+    ADD CONSTRAINT subscription_corrections_pkey PRIMARY KEY (id);
 
 
 --
@@ -2264,6 +2480,20 @@ CREATE INDEX grants_unmatched_idx ON receiptq.grants USING btree (granted_at) WH
 --
 
 CREATE INDEX grants_user_idx ON receiptq.grants USING btree (user_id, granted_at, purchase_key);
+
+
+--
+-- Name: history_syncs_lease_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX history_syncs_lease_idx ON receiptq.history_syncs USING btree (locked_until) WHERE (state = 'syncing'::text);
+
+
+--
+-- Name: history_syncs_ready_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX history_syncs_ready_idx ON receiptq.history_syncs USING btree (run_at) WHERE (state = 'queued'::text);
 
 
 --
@@ -2414,6 +2644,20 @@ CREATE INDEX products_group_idx ON receiptq.products USING btree (subscription_g
 
 
 --
+-- Name: subscription_corrections_time_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX subscription_corrections_time_idx ON receiptq.subscription_corrections USING btree (corrected_at);
+
+
+--
+-- Name: subscriptions_reconcile_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX subscriptions_reconcile_idx ON receiptq.subscriptions USING btree (reconcile_at);
+
+
+--
 -- Name: subscriptions_user_idx; Type: INDEX; Schema: receiptq; Owner: -
 --
 
@@ -2449,6 +2693,13 @@ CREATE TRIGGER events_fan_out AFTER INSERT ON receiptq.events REFERENCING NEW TA
 
 
 --
+-- Name: grants grants_first_sighting; Type: TRIGGER; Schema: receiptq; Owner: -
+--
+
+CREATE TRIGGER grants_first_sighting AFTER INSERT ON receiptq.grants FOR EACH ROW WHEN ((new.product_type = 'auto_renewable'::text)) EXECUTE FUNCTION receiptq.queue_first_sighting_sync();
+
+
+--
 -- Name: jobs jobs_check_trusted_claim; Type: TRIGGER; Schema: receiptq; Owner: -
 --
 
@@ -2481,6 +2732,13 @@ CREATE TRIGGER jobs_notify_finished AFTER UPDATE ON receiptq.jobs REFERENCING OL
 --
 
 CREATE TRIGGER notifications_notify_received AFTER INSERT ON receiptq.notifications REFERENCING NEW TABLE AS received FOR EACH STATEMENT EXECUTE FUNCTION receiptq.notify_notifications_received();
+
+
+--
+-- Name: subscriptions subscriptions_schedule_reconciliation; Type: TRIGGER; Schema: receiptq; Owner: -
+--
+
+CREATE TRIGGER subscriptions_schedule_reconciliation BEFORE INSERT OR UPDATE OF model ON receiptq.subscriptions FOR EACH ROW EXECUTE FUNCTION receiptq.schedule_reconciliation();
 
 
 --
@@ -2608,6 +2866,13 @@ GRANT ALL ON FUNCTION receiptq.purchase_key(p_transaction_id text, p_original_tr
 
 
 --
+-- Name: FUNCTION queue_first_sighting_sync(); Type: ACL; Schema: receiptq; Owner: -
+--
+
+REVOKE ALL ON FUNCTION receiptq.queue_first_sighting_sync() FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION receipt_digest(receipt text); Type: ACL; Schema: receiptq; Owner: -
 --
 
@@ -2631,6 +2896,13 @@ GRANT ALL ON FUNCTION receiptq.record_purchase(p_job_id bigint, p_transaction_id
 --
 
 REVOKE ALL ON FUNCTION receiptq.refuse_audit_change() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION schedule_reconciliation(); Type: ACL; Schema: receiptq; Owner: -
+--
+
+REVOKE ALL ON FUNCTION receiptq.schedule_reconciliation() FROM PUBLIC;
 
 
 --
@@ -3376,6 +3648,114 @@ GRANT UPDATE(reason) ON TABLE receiptq.fleet_control TO receiptq_support;
 
 
 --
+-- Name: TABLE history_syncs; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT,INSERT ON TABLE receiptq.history_syncs TO receiptq_api;
+GRANT SELECT,INSERT ON TABLE receiptq.history_syncs TO receiptq_worker;
+GRANT SELECT ON TABLE receiptq.history_syncs TO receiptq_scheduler;
+GRANT SELECT ON TABLE receiptq.history_syncs TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN history_syncs.user_id; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(user_id) ON TABLE receiptq.history_syncs TO receiptq_api;
+
+
+--
+-- Name: COLUMN history_syncs.reason; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(reason) ON TABLE receiptq.history_syncs TO receiptq_api;
+
+
+--
+-- Name: COLUMN history_syncs.state; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(state) ON TABLE receiptq.history_syncs TO receiptq_api;
+GRANT UPDATE(state) ON TABLE receiptq.history_syncs TO receiptq_worker;
+GRANT UPDATE(state) ON TABLE receiptq.history_syncs TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN history_syncs.run_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(run_at) ON TABLE receiptq.history_syncs TO receiptq_api;
+GRANT UPDATE(run_at) ON TABLE receiptq.history_syncs TO receiptq_worker;
+GRANT UPDATE(run_at) ON TABLE receiptq.history_syncs TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN history_syncs.locked_by; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(locked_by) ON TABLE receiptq.history_syncs TO receiptq_worker;
+GRANT UPDATE(locked_by) ON TABLE receiptq.history_syncs TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN history_syncs.locked_until; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(locked_until) ON TABLE receiptq.history_syncs TO receiptq_worker;
+GRANT UPDATE(locked_until) ON TABLE receiptq.history_syncs TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN history_syncs.attempts; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(attempts) ON TABLE receiptq.history_syncs TO receiptq_worker;
+
+
+--
+-- Name: COLUMN history_syncs.revision; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(revision) ON TABLE receiptq.history_syncs TO receiptq_worker;
+
+
+--
+-- Name: COLUMN history_syncs.pages; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(pages) ON TABLE receiptq.history_syncs TO receiptq_worker;
+
+
+--
+-- Name: COLUMN history_syncs.transactions; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(transactions) ON TABLE receiptq.history_syncs TO receiptq_worker;
+
+
+--
+-- Name: COLUMN history_syncs.requested_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(requested_at) ON TABLE receiptq.history_syncs TO receiptq_api;
+
+
+--
+-- Name: COLUMN history_syncs.synced_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(synced_at) ON TABLE receiptq.history_syncs TO receiptq_worker;
+
+
+--
+-- Name: COLUMN history_syncs.last_error; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(last_error) ON TABLE receiptq.history_syncs TO receiptq_worker;
+GRANT UPDATE(last_error) ON TABLE receiptq.history_syncs TO receiptq_scheduler;
+
+
+--
 -- Name: TABLE worker_heartbeats; Type: ACL; Schema: receiptq; Owner: -
 --
 
@@ -3710,6 +4090,30 @@ GRANT SELECT ON TABLE receiptq.queue_health TO receiptq_readonly;
 
 
 --
+-- Name: TABLE subscription_corrections; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT,INSERT ON TABLE receiptq.subscription_corrections TO receiptq_worker;
+GRANT SELECT ON TABLE receiptq.subscription_corrections TO receiptq_readonly;
+
+
+--
+-- Name: TABLE subscriptions; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.subscriptions TO receiptq_api;
+GRANT SELECT,INSERT,UPDATE ON TABLE receiptq.subscriptions TO receiptq_worker;
+GRANT SELECT ON TABLE receiptq.subscriptions TO receiptq_readonly;
+
+
+--
+-- Name: TABLE reconciliation_health; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.reconciliation_health TO receiptq_readonly;
+
+
+--
 -- Name: TABLE revocations; Type: ACL; Schema: receiptq; Owner: -
 --
 
@@ -3736,15 +4140,6 @@ GRANT SELECT ON TABLE receiptq.schema_repeatables TO receiptq_api;
 GRANT SELECT ON TABLE receiptq.schema_repeatables TO receiptq_worker;
 GRANT SELECT ON TABLE receiptq.schema_repeatables TO receiptq_scheduler;
 GRANT SELECT ON TABLE receiptq.schema_repeatables TO receiptq_readonly;
-
-
---
--- Name: TABLE subscriptions; Type: ACL; Schema: receiptq; Owner: -
---
-
-GRANT SELECT ON TABLE receiptq.subscriptions TO receiptq_api;
-GRANT SELECT,INSERT,UPDATE ON TABLE receiptq.subscriptions TO receiptq_worker;
-GRANT SELECT ON TABLE receiptq.subscriptions TO receiptq_readonly;
 
 
 --
