@@ -1,5 +1,6 @@
 import Crypto
 import Hummingbird
+import ReceiptQueue
 
 /// Requires `Authorization: Bearer <token>` with a configured token, then applies that token's
 /// rate limit. The token is checked first, always: a valid token is never refused for what other

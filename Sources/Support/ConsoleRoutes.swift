@@ -11,11 +11,14 @@ import ReceiptQueue
 struct ConsoleRoutes: Sendable {
     let operations: SupportOperations
     let auth: ConsoleAuth
+    /// Failed logins, shared with the admin API (`SupportHTTP.refused`).
+    let failures: AuthFailureLimiter
     var pages: ConsolePages { ConsolePages(operations: operations, auth: auth) }
 
-    init(operations: SupportOperations, credentials: SupportCredentials) {
+    init(operations: SupportOperations, credentials: SupportCredentials, failures: AuthFailureLimiter) {
         self.operations = operations
         self.auth = ConsoleAuth(credentials: credentials)
+        self.failures = failures
     }
 
     func register(on router: Router<BasicRequestContext>) {
@@ -53,9 +56,9 @@ struct ConsoleRoutes: Sendable {
 
     private func page(_ router: Router<BasicRequestContext>, _ path: RouterPath,
                       _ render: @escaping @Sendable (Request, BasicRequestContext, SupportCredentials.Operator) async throws -> String) {
-        let auth = self.auth
+        let auth = self.auth, failures = self.failures
         router.get(path) { request, context in
-            guard let who = auth.login(request) else { return SupportHTTP.problem(.unauthorized, "log in", headers: ConsoleAuth.challenge) }
+            guard let who = auth.login(request) else { return SupportHTTP.refused(request, failures, challenge: ConsoleAuth.challenge, "log in") }
             do {
                 return SupportHTTP.html(try await render(request, context, who))
             } catch let error as SupportError {
@@ -74,7 +77,7 @@ struct ConsoleRoutes: Sendable {
 
     /// Carries out one form post: authenticated, admin, genuine (CSRF), with a reason; then back.
     private func act(_ request: Request, action: String) async throws -> Response {
-        guard let who = auth.login(request) else { return SupportHTTP.problem(.unauthorized, "log in", headers: ConsoleAuth.challenge) }
+        guard let who = auth.login(request) else { return SupportHTTP.refused(request, failures, challenge: ConsoleAuth.challenge, "log in") }
         guard who.role == .admin else { return SupportHTTP.problem(.forbidden, "\(who.name) is a read-only operator") }
         let form = try await SupportHTTP.form(request)
         guard auth.isGenuine(request, form: form, who: who) else {

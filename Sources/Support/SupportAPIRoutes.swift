@@ -9,6 +9,8 @@ import ReceiptQueue
 struct SupportAPIRoutes: Sendable {
     let operations: SupportOperations
     let credentials: SupportCredentials
+    /// Failed logins, shared with the console (`SupportHTTP.refused`).
+    let failures: AuthFailureLimiter
 
     func register(on router: Router<BasicRequestContext>) {
         let v1 = router.group("support/v1")
@@ -130,13 +132,13 @@ struct SupportAPIRoutes: Sendable {
     static let challenge: HTTPFields = [.wwwAuthenticate: "Bearer realm=\"receiptq-support\""]
 
     func read(_ request: Request, _ body: () async throws -> String) async throws -> Response {
-        guard bearer(request) != nil else { return SupportHTTP.problem(.unauthorized, "send Authorization: Bearer <support token>", headers: Self.challenge) }
+        guard bearer(request) != nil else { return SupportHTTP.refused(request, failures, challenge: Self.challenge, "send Authorization: Bearer <support token>") }
         return try await Self.answering { SupportHTTP.json(try await body()) }
     }
 
     func write(_ request: Request, _ body: ([String: Any], SupportAction) async throws -> String) async throws -> Response {
         guard let who = bearer(request) else {
-            return SupportHTTP.problem(.unauthorized, "send Authorization: Bearer <support token>", headers: Self.challenge)
+            return SupportHTTP.refused(request, failures, challenge: Self.challenge, "send Authorization: Bearer <support token>")
         }
         guard who.role == .admin else { return SupportHTTP.problem(.forbidden, "\(who.name) is a read-only operator") }
         return try await Self.answering {

@@ -31,6 +31,21 @@ enum SupportHTTP {
         return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }
 
+    /// The limiter's key: one budget of failed logins for the whole listener.
+    static let failureKey = "support-listener"
+
+    /// The answer to a request whose credentials did not check out: 401 with `challenge`, or 429
+    /// with Retry-After while the listener's failed logins are over their allowance. A request
+    /// without credentials is not a guess (a browser asks for the challenge first): 401, uncounted.
+    static func refused(_ request: Request, _ failures: AuthFailureLimiter, challenge: HTTPFields, _ detail: String) -> Response {
+        guard request.headers[.authorization] != nil else { return problem(.unauthorized, detail, headers: challenge) }
+        if let wait = failures.blocked(failureKey) {
+            return problem(.tooManyRequests, "too many failed logins: try again in \(wait) s", headers: [.retryAfter: "\(wait)"])
+        }
+        failures.failed(failureKey)
+        return problem(.unauthorized, detail, headers: challenge)
+    }
+
     static func status(of error: SupportError) -> HTTPResponse.Status {
         switch error.kind {
         case .invalid: .badRequest

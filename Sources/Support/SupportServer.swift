@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import ReceiptQueue
 import ServiceLifecycle
 
 /// The support listener: the admin API (`/support/v1`, bearer tokens) and the console
@@ -21,9 +22,10 @@ public struct SupportServer: Service {
 
     public func run() async throws {
         let router = Router()
-        SupportAPIRoutes(operations: operations, credentials: configuration.credentials).register(on: router)
+        let failures = AuthFailureLimiter(failuresPerMinute: configuration.authFailuresPerMinute)
+        SupportAPIRoutes(operations: operations, credentials: configuration.credentials, failures: failures).register(on: router)
         if configuration.console {
-            ConsoleRoutes(operations: operations, credentials: configuration.credentials).register(on: router)
+            ConsoleRoutes(operations: operations, credentials: configuration.credentials, failures: failures).register(on: router)
         }
         router.get("healthz") { _, _ in SupportHTTP.json("{\"status\": \"ok\"}") }
         let logger = self.logger, onListening = self.onListening, console = configuration.console

@@ -64,6 +64,30 @@ struct SupportServerTests {
         }
     }
 
+    @Test func guessingATokenIsHeldToTwentyFailuresAMinuteAndAValidLoginStillPasses() async throws {
+        try await withSupportFixture { fixture in
+            try await Self.withServer(fixture) { base in
+                let http = fixture.http
+                let url = base + "/support/v1/customers/u1"
+                for _ in 0..<5 {   // no credentials at all is not a guess: never counted
+                    #expect(try await http.send(.get, url: url, headers: [:], body: [], timeout: .seconds(5)).status == 401)
+                }
+                for guess in 0..<20 {
+                    let answer = try await http.send(.get, url: url, headers: ["Authorization": "Bearer guess-\(guess)"], body: [], timeout: .seconds(5))
+                    #expect(answer.status == 401, "guess \(guess)")
+                }
+                let limited = try await http.send(.get, url: url, headers: ["Authorization": "Bearer guess-20"], body: [], timeout: .seconds(5))
+                #expect(limited.status == 429)
+                #expect((Int(limited[header: "Retry-After"] ?? "") ?? 0) >= 1)
+                let console = try await http.send(.get, url: base + "/console", headers: ["Authorization": Self.basic("alice", "guess")],
+                                                  body: [], timeout: .seconds(5))
+                #expect(console.status == 429, "one budget for the admin API and the console")
+                let valid = try await http.send(.get, url: url, headers: ["Authorization": "Bearer " + Self.viewerToken], body: [], timeout: .seconds(5))
+                #expect(valid.status == 200, "a valid token is never refused for others' failures")
+            }
+        }
+    }
+
     @Test func theConsoleNeedsALoginAndAFormFromItselfAndRefusesAReadOnlyOperator() async throws {
         try await withSupportFixture { fixture in
             try await Self.withServer(fixture) { base in

@@ -7,8 +7,8 @@ import Synchronization
 /// token before it asks this limiter, so a valid token passes from an address that others (behind
 /// the same load balancer) made fail. At most `maxTracked` keys are remembered; when the table is
 /// full, keys whose bucket has refilled are forgotten first, then the oldest, so the table cannot
-/// be grown without bound.
-final class AuthFailureLimiter: Sendable {
+/// be grown without bound. Used by the API (keyed by client address) and the support listener.
+public final class AuthFailureLimiter: Sendable {
     private struct Bucket {
         var tokens: Double
         var updated: ContinuousClock.Instant
@@ -19,13 +19,13 @@ final class AuthFailureLimiter: Sendable {
     private let buckets = Mutex<[String: Bucket]>([:])
 
     /// `limit` 0 switches the limiter off.
-    init(failuresPerMinute limit: Int, maxTracked: Int = 10_000) {
+    public init(failuresPerMinute limit: Int, maxTracked: Int = 10_000) {
         self.limit = Double(max(0, limit))
         self.maxTracked = max(1, maxTracked)
     }
 
     /// Whole seconds to wait when `address` (a key) is blocked now, else nil.
-    func blocked(_ address: String, now: ContinuousClock.Instant = .now) -> Int? {
+    public func blocked(_ address: String, now: ContinuousClock.Instant = .now) -> Int? {
         guard limit > 0 else { return nil }
         return buckets.withLock { buckets in
             guard var bucket = buckets[address] else { return nil }
@@ -38,7 +38,7 @@ final class AuthFailureLimiter: Sendable {
     /// Counts a failure of `address`. Returns whole seconds to wait when that used its last
     /// allowance (its next request is blocked), else nil.
     @discardableResult
-    func failed(_ address: String, now: ContinuousClock.Instant = .now) -> Int? {
+    public func failed(_ address: String, now: ContinuousClock.Instant = .now) -> Int? {
         guard limit > 0 else { return nil }
         return buckets.withLock { buckets in
             var bucket = buckets[address] ?? Bucket(tokens: limit, updated: now)
@@ -51,7 +51,7 @@ final class AuthFailureLimiter: Sendable {
     }
 
     /// Addresses remembered now (tests).
-    var tracked: Int { buckets.withLock { $0.count } }
+    public var tracked: Int { buckets.withLock { $0.count } }
 
     private var perSecond: Double { limit / 60 }
 

@@ -1,4 +1,4 @@
-@testable import API
+@testable import ReceiptQueue
 import Testing
 
 @Suite("Failed authentication: limited per client address")
