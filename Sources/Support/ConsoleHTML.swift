@@ -53,7 +53,12 @@ enum ConsoleHTML {
         guard let value, !(value is NSNull) else { return "" }
         if let string = value as? String { return string }
         if type(of: value) == Bool.self, let flag = value as? Bool { return flag ? "true" : "false" }
-        if let number = value as? NSNumber { return number.stringValue }
+        if let number = value as? NSNumber {
+            // On Linux, JSONSerialization hands a JSON boolean back as an NSNumber whose type
+            // code is a C char ("c"), and its stringValue is "1"/"0"; JSON numbers are never chars.
+            if String(cString: number.objCType) == "c" { return number.boolValue ? "true" : "false" }
+            return number.stringValue
+        }
         guard JSONSerialization.isValidJSONObject(value), let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])
         else { return String(describing: value) }
         return String(decoding: data, as: UTF8.self)
