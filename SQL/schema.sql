@@ -2567,6 +2567,13 @@ CREATE UNIQUE INDEX jobs_transaction_dedupe_idx ON receiptq.jobs USING btree (tr
 
 
 --
+-- Name: jobs_unsettled_transaction_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX jobs_unsettled_transaction_idx ON receiptq.jobs USING btree (transaction_id) WHERE (state <> ALL (ARRAY['verifying'::text, 'granted'::text]));
+
+
+--
 -- Name: jobs_user_idx; Type: INDEX; Schema: receiptq; Owner: -
 --
 

@@ -44,11 +44,12 @@ enum ConsoleQueries {
         """)
 
     /// Search: a job id, a user, a transaction or original transaction, an order. Each arm uses
-    /// its own index (jobs_pkey, jobs_user_idx, the two claims' dedupe indexes, grants_user_idx,
-    /// grants_transaction_idx, grants_original_idx, orders_pkey). A transaction's jobs are found
-    /// by the claims' own indexes and, for receipts, through the grant that names the job: an
-    /// index of every job's transaction id would cost each claim and each verdict one more index
-    /// entry (no update of a job is HOT), 17% of bench queue's drain.
+    /// its own index (jobs_pkey, jobs_user_idx, jobs_unsettled_transaction_idx, grants_user_idx,
+    /// grants_transaction_idx, grants_original_idx, orders_pkey). A transaction's jobs are those
+    /// not verifying or granted (queued, retried, failed, rejected…: what support looks for) and,
+    /// through the grant that names it, the granted one: an index of every job's transaction id
+    /// would cost each claim and each verdict one more index entry (no update of a job is HOT),
+    /// 17% of bench queue's drain.
     static let searchJobs = rows("""
         SELECT id, kind, state, user_id, transaction_id, order_id, created_at FROM (
             SELECT id, kind, state, user_id, transaction_id, order_id, created_at FROM receiptq.jobs
@@ -56,9 +57,7 @@ enum ConsoleQueries {
             UNION SELECT * FROM (SELECT id, kind, state, user_id, transaction_id, order_id, created_at FROM receiptq.jobs
                                  WHERE user_id = $1 ORDER BY created_at DESC LIMIT 20) u
             UNION SELECT * FROM (SELECT id, kind, state, user_id, transaction_id, order_id, created_at FROM receiptq.jobs
-                                 WHERE kind = 'transaction_id' AND transaction_id = $1 LIMIT 20) c
-            UNION SELECT * FROM (SELECT id, kind, state, user_id, transaction_id, order_id, created_at FROM receiptq.jobs
-                                 WHERE kind = 'signed_transaction' AND transaction_id = $1 LIMIT 20) s
+                                 WHERE state NOT IN ('verifying', 'granted') AND transaction_id = $1 LIMIT 20) t
             UNION SELECT * FROM (SELECT id, kind, state, user_id, transaction_id, order_id, created_at FROM receiptq.jobs
                                  WHERE id IN (SELECT job_id FROM receiptq.grants WHERE transaction_id = $1) LIMIT 20) g
         ) j ORDER BY created_at DESC LIMIT 40

@@ -53,16 +53,11 @@ public enum CustomerView {
           \(section("jobs", """
               SELECT \(jobColumns) FROM receiptq.jobs
               WHERE id IN (SELECT job_id FROM receiptq.grants WHERE original_transaction_id = $1)         -- grants_original_idx
-                 OR id IN (SELECT j.id FROM receiptq.jobs j                                                -- the claims' dedupe indexes
+                 OR id IN (SELECT j.id FROM receiptq.jobs j                                   -- jobs_unsettled_transaction_idx
                            JOIN (SELECT $1::text AS transaction_id
                                  UNION SELECT transaction_id FROM receiptq.grants WHERE original_transaction_id = $1) t
                              ON j.transaction_id = t.transaction_id
-                           WHERE j.kind = 'transaction_id'
-                           UNION SELECT j.id FROM receiptq.jobs j
-                           JOIN (SELECT $1::text AS transaction_id
-                                 UNION SELECT transaction_id FROM receiptq.grants WHERE original_transaction_id = $1) t
-                             ON j.transaction_id = t.transaction_id
-                           WHERE j.kind = 'signed_transaction')
+                           WHERE j.state NOT IN ('verifying', 'granted'))
               ORDER BY created_at DESC LIMIT $2
               """)),
           \(section("notifications", "SELECT \(notificationColumns) FROM receiptq.notifications WHERE original_transaction_id = $1 ORDER BY received_at DESC LIMIT $2")),
