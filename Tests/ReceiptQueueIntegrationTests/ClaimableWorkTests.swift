@@ -140,6 +140,12 @@ struct ClaimableWorkTests {
         let answered = try await fixture.queue.claim(limit: 10, worker: "w1", lease: .seconds(30))
         _ = try await fixture.queue.record(answered.map(Self.answered), worker: "w1")
         #expect(try await vouched(), "Apple answered a moment ago")
+        // An outage's first seconds: one attempt retried, far under apple_failing's thresholds.
+        let first = try await fixture.queue.claim(limit: 1, worker: "w1", lease: .seconds(30))
+        _ = try await fixture.queue.record(first.map {
+            FinishedAttempt.ending($0, .doubted(.receipt, delayMilliseconds: 5_000, error: "21002 (malformed receipt data)"))
+        }, worker: "w1")
+        #expect(try await vouched() == false, "a retry a moment ago: the answers may predate an outage")
         // The storm: the next 30 attempts are doubted (21002) and retried.
         let storm = try await fixture.queue.claim(limit: 30, worker: "w1", lease: .seconds(30))
         _ = try await fixture.queue.record(storm.map {

@@ -7,13 +7,21 @@ import Postgres
 /// Apple is known to be up — while a cold fleet, or one in an outage that began within `within`,
 /// keeps it. (Without the second condition a worker restarted 2 s into a 21002 storm started at
 /// full rate into it: the chaos suite counted 126 requests after the storm's first 3 s, bound 83.)
-/// Index range scans only, once per worker start.
+/// Nor does it when any attempt went back to the queue for a retry within `within`: the answers
+/// that arrive in an outage's first seconds were asked for before it, so "answered a moment ago"
+/// alone still let a worker restarted 4 s into a 21002 storm start at full rate (86 requests
+/// after the storm's first 3 s, bound 83). A restart into a fleet seeing retries pays a few
+/// seconds of slow start instead. Index range scans only, once per worker start.
 public enum FleetAnsweredRecently {
     static let sql = """
         SELECT EXISTS (
             SELECT 1 FROM receiptq.jobs
             WHERE finished_at > now() - $1 * interval '1 millisecond'                        -- jobs_finished_idx
               AND state IN ('granted', 'already_granted', 'rejected') AND apple_environment = $2
+        ) AND NOT EXISTS (
+            SELECT 1 FROM receiptq.jobs
+            WHERE state = 'queued' AND run_at > now()                                         -- jobs_ready_idx
+              AND updated_at > now() - $1 * interval '1 millisecond' AND attempts > 0
         ) AND NOT (SELECT apple_failing FROM receiptq.claimable_work) AS answered
         """
 
