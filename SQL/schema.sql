@@ -198,6 +198,30 @@ END $$;
 
 
 --
+-- Name: guard_history_sync_owner(); Type: FUNCTION; Schema: receiptq; Owner: -
+--
+
+CREATE FUNCTION receiptq.guard_history_sync_owner() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    -- The schema's owner (an operator running `receiptq sync --user-id`) may vouch.
+    IF pg_catalog.pg_has_role(current_user, (SELECT c.relowner FROM pg_catalog.pg_class c WHERE c.oid = TG_RELID), 'USAGE') THEN
+        RETURN NEW;
+    END IF;
+    RAISE EXCEPTION 'history sync %: only the schema''s owner names the owner of a backfill', NEW.original_transaction_id
+        USING ERRCODE = '42501', HINT = 'receiptq sync --user-id runs with the owner''s login (as migrate does); a restore asks with reason request';
+END $$;
+
+
+--
+-- Name: FUNCTION guard_history_sync_owner(); Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON FUNCTION receiptq.guard_history_sync_owner() IS 'Trigger of history_syncs_guard_owner: a backfill naming a user (reason backfill, user_id set) makes that user the owner of the purchases in the history nobody owns yet, so only the schema''s owner may write one. Without it the API''s login, which queues restores, could vouch for a bare original transaction id (DESIGN: Ownership).';
+
+
+--
 -- Name: guard_job_state(); Type: FUNCTION; Schema: receiptq; Owner: -
 --
 
@@ -1419,7 +1443,7 @@ COMMENT ON TABLE receiptq.history_syncs IS 'History syncs: Get Transaction Histo
 -- Name: COLUMN history_syncs.user_id; Type: COMMENT; Schema: receiptq; Owner: -
 --
 
-COMMENT ON COLUMN receiptq.history_syncs.user_id IS 'The user a request named (restore); NULL: the owner the ledger knows for the original transaction.';
+COMMENT ON COLUMN receiptq.history_syncs.user_id IS 'Who asked: the user of a restore (POST /v1/users/{user_id}/history-syncs, only by an owner of the original transaction), or the user an operator named for a backfill (receiptq sync --user-id, owner''s login only: the one case that makes this user the owner of purchases nobody owns yet). NULL: a first sighting or a backfill of the whole ledger.';
 
 
 --
@@ -2707,6 +2731,13 @@ CREATE TRIGGER grants_first_sighting AFTER INSERT ON receiptq.grants FOR EACH RO
 
 
 --
+-- Name: history_syncs history_syncs_guard_owner; Type: TRIGGER; Schema: receiptq; Owner: -
+--
+
+CREATE TRIGGER history_syncs_guard_owner BEFORE INSERT OR UPDATE OF user_id, reason ON receiptq.history_syncs FOR EACH ROW WHEN (((new.reason = 'backfill'::text) AND (new.user_id IS NOT NULL))) EXECUTE FUNCTION receiptq.guard_history_sync_owner();
+
+
+--
 -- Name: jobs jobs_check_trusted_claim; Type: TRIGGER; Schema: receiptq; Owner: -
 --
 
@@ -2841,6 +2872,13 @@ REVOKE ALL ON FUNCTION receiptq.create_login(p_login text, p_password text, p_ro
 --
 
 REVOKE ALL ON FUNCTION receiptq.fan_out_events() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION guard_history_sync_owner(); Type: ACL; Schema: receiptq; Owner: -
+--
+
+REVOKE ALL ON FUNCTION receiptq.guard_history_sync_owner() FROM PUBLIC;
 
 
 --

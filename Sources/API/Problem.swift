@@ -12,6 +12,7 @@ public struct Problem: Error, Sendable {
         case notFound = "not-found"
         case methodNotAllowed = "method-not-allowed"
         case conflictingOrder = "conflicting-order"
+        case purchaseNotOwned = "purchase-not-owned"
         case invalidSignedTransaction = "invalid-signed-transaction"
         case invalidNotification = "invalid-notification"
         case notificationsNotConfigured = "notifications-not-configured"
@@ -29,6 +30,7 @@ public struct Problem: Error, Sendable {
             case .notFound: .notFound
             case .methodNotAllowed: .methodNotAllowed
             case .conflictingOrder: .conflict
+            case .purchaseNotOwned: .forbidden
             case .invalidSignedTransaction, .invalidNotification, .invalidReceipt: .unprocessableContent
             case .notificationsNotConfigured: .serviceUnavailable
             case .tooLarge: .contentTooLarge
@@ -50,6 +52,7 @@ public struct Problem: Error, Sendable {
             case .notFound: "No such resource"
             case .methodNotAllowed: "This resource does not support this method"
             case .conflictingOrder: "This order id is already registered with another user or product"
+            case .purchaseNotOwned: "This user owns no purchase of this original transaction"
             case .invalidSignedTransaction: "The signed transaction is not one Apple signed for this app; nothing was stored"
             case .invalidNotification: "The notification is not one Apple signed for this app; nothing was stored"
             case .notificationsNotConfigured: "This API cannot verify Apple's notifications yet (no bundle ids or roots); nothing was stored, Apple will retry"

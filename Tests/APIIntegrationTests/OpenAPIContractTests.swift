@@ -73,9 +73,9 @@ struct OpenAPIContractTests {
             ("GET /v1/users/{user_id}/entitlements", "no token", "", { try await api.get("/v1/users/u/entitlements", token: nil) }),
             ("GET /v1/users/{user_id}/subscriptions", "valid", "", { try await api.get("/v1/users/u/subscriptions") }),
             ("GET /v1/users/{user_id}/subscriptions", "no token", "", { try await api.get("/v1/users/u/subscriptions", token: nil) }),
-            ("POST /v1/users/{user_id}/history-syncs", "valid", "", {
+            ("POST /v1/users/{user_id}/history-syncs", "not an owner", "", {
                 try await api.post("/v1/users/u/history-syncs", json: ["original_transaction_id": "2000000000123"]) }),
-            ("POST /v1/users/{user_id}/history-syncs", "repeat", "", {
+            ("POST /v1/users/{user_id}/history-syncs", "not an owner, environment named", "", {
                 try await api.post("/v1/users/u/history-syncs", json: ["original_transaction_id": "2000000000123", "environment": "Production"]) }),
             ("POST /v1/users/{user_id}/history-syncs", "bad environment", "", {
                 try await api.post("/v1/users/u/history-syncs", json: ["original_transaction_id": "1", "environment": "prod"]) }),

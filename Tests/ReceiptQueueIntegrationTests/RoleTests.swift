@@ -279,6 +279,42 @@ struct RoleTests {
         #expect(try await api.withConnection { try TrustedClaimTokens.unregistered([trustedDigest, otherDigest], on: $0) } == [otherDigest])
     }
 
+    @Test func onlyTheOwnerNamesWhoOwnsAHistoryNobodyPlacesTheAPIQueuesRestoresThatVouchForNobody() async throws {
+        let fixture = try await Fixture.make()
+        defer { fixture.shutdown() }
+        let api = try await fixture.pool(.api)
+        let worker = try await fixture.pool(.worker)
+        defer { api.shutdown(); worker.shutdown() }
+        // A backfill naming a user makes that user the owner of every unplaced purchase in the history:
+        // the API's and the workers' logins may not write one, in SQL or through the product's own statement.
+        for pool in [api, worker] {
+            #expect(await Self.refusal(pool, """
+                INSERT INTO receiptq.history_syncs (original_transaction_id, environment, user_id, reason)
+                VALUES ('2000000000001', 'Production', 'mallory', 'backfill')
+                """) == Self.denied)
+        }
+        await #expect(throws: PostgresError.self) {
+            try await api.withConnection {
+                try QueueHistorySync.run(originalTransactionID: "2000000000002", environment: "Production", userID: "mallory", reason: .backfill, on: $0)
+            }
+        }
+        // A restore names who asked, and vouches for nobody: the API queues it, and cannot turn it into a backfill.
+        let restore = try await api.withConnection {
+            try QueueHistorySync.run(originalTransactionID: "2000000000003", environment: "Production", userID: "u1", reason: .request, on: $0)
+        }
+        #expect(restore.state == "queued")
+        #expect(await Self.refusal(api, "UPDATE receiptq.history_syncs SET reason = 'backfill' WHERE original_transaction_id = '2000000000003'")
+                == Self.denied)
+        // The owner's login (`receiptq sync --user-id`, as migrate runs) may; a backfill of the whole ledger names nobody.
+        let vouched = try await fixture.owner.withConnection {
+            try QueueHistorySync.run(originalTransactionID: "2000000000004", environment: "Production", userID: "player42", reason: .backfill, on: $0)
+        }
+        #expect(vouched.userID == "player42")
+        #expect(await Self.refusal(api, """
+            INSERT INTO receiptq.history_syncs (original_transaction_id, environment, reason) VALUES ('2000000000005', 'Production', 'backfill')
+            """) == nil)
+    }
+
     @Test func createLoginMakesAMemberOfTheGroupWithoutSendingThePasswordAndRefusesASuperuser() async throws {
         let fixture = try await Fixture.make()
         defer { fixture.shutdown() }

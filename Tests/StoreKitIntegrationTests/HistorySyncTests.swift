@@ -5,9 +5,9 @@ import ReceiptQueue
 import ReceiptQueueTesting
 import Testing
 
-/// History sync against the fake App Store over HTTP and a real database: a restore imports every
-/// purchase and period the ledger missed into the one ledger (once each) and the subscription
-/// model; a re-run resumes from Apple's revision and receives only what changed since; the first
+/// History sync against the fake App Store over HTTP and a real database: a restore, asked by a
+/// purchase's owner only, imports every period the ledger missed into the one ledger (once each)
+/// and the subscription model, and never grants the asker what nobody placed; a re-run resumes from Apple's revision and receives only what changed since; the first
 /// grant of a subscription queues its sync by itself; a long history is walked page by page.
 @Suite("History sync: Transaction History v2 into the ledger and the subscription model", .serialized)
 struct HistorySyncTests {
@@ -37,31 +37,40 @@ struct HistorySyncTests {
         }
     }
 
-    @Test("a restore grants every purchase and period the ledger missed, once; a re-run asks only for what changed since")
+    @Test("a restore by the owner grants every period the ledger missed, once; a re-run asks only for what changed since")
     func restoreThenResume() async throws {
         try await withPipeline { pipeline in
             let runner = try pipeline.startRunner(serverAPI: false)
-            let history = try pipeline.startHistorySyncRunner()
             let fake = pipeline.fake.serverAPI
             // Bought and renewed three times while ReceiptQueue heard nothing; a consumable beside it.
             let first = try pipeline.buy("com.example.basic", type: .autoRenewable, customer: "c1", expiresInSeconds: 3600)
             let original = first.originalTransactionId
             var periods = [first]
             for _ in 0..<3 { periods.append(try fake.renew(originalTransactionId: original, expiresInSeconds: 3600)) }
-            _ = try pipeline.buy("com.example.coins", customer: "c1")
+            let coins = try pipeline.buy("com.example.coins", customer: "c1")
             _ = try pipeline.buy("com.example.coins", customer: "someone-else")
+            // The app proves one purchase (StoreKit 2 hands it the signed transaction); then it asks for a restore.
+            let submitted = try await pipeline.submit(signed: pipeline.signed(first), user: "u1")
+            #expect(try await pipeline.final(try #require(submitted.id))["verdict"] as? String == "delivered")
 
             let answer = try await pipeline.post("/v1/users/u1/history-syncs", ["original_transaction_id": original])
             #expect(answer.status == 202, "\(answer.json)")
             #expect(answer.json["environment"] as? String == "Production")
             #expect(answer.json["state"] as? String == "queued")
+            #expect(try await Self.sync(pipeline, original)["reason"] as? String == "request")
+            let history = try pipeline.startHistorySyncRunner()
             #expect(await Self.settled(pipeline, original, transactions: 5))
-            #expect(try await Self.grants(pipeline, user: "u1") == 5)
+            // Four periods, to their owner; the consumable in the same Apple account stays for the app's own
+            // submission with proof: two app accounts may share one Apple account.
+            #expect(try await Self.grants(pipeline, user: "u1") == 4)
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.grants WHERE product_id = 'com.example.coins'") == 0)
             let subscriptions = try await pipeline.get("/v1/users/u1/subscriptions").json["subscriptions"] as? [[String: Any]] ?? []
             #expect(subscriptions.count == 1)
             #expect(subscriptions.first?["transaction_id"] as? String == periods.last?.transactionId)
             #expect(subscriptions.first?["state"] as? String == "active")
             #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.subscriptions WHERE last_source = 'history'") == 1)
+            let coinsJob = try await pipeline.submit(signed: pipeline.signed(coins), user: "u1")
+            #expect(try await pipeline.final(try #require(coinsJob.id))["verdict"] as? String == "delivered")
             let jobs = try await pipeline.count("SELECT count(*) AS count FROM receiptq.jobs")
 
             // Again, nothing changed at Apple: one empty page from the revision, nothing queued, nothing granted.
@@ -83,6 +92,43 @@ struct HistorySyncTests {
             #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.events WHERE type = 'grant.revoked' AND user_id = 'u1'") == 1)
             #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.subscriptions WHERE transaction_id = $1",
                                              [fifth.transactionId]) == 1)
+            try await history.stop()
+            try await runner.stop()
+        }
+    }
+
+    @Test("a restore asked by anyone but an owner is refused, before and after the owner's purchase is in the ledger, and grants nothing")
+    func restoreIsForOwnersOnly() async throws {
+        try await withPipeline { pipeline in
+            let runner = try pipeline.startRunner(serverAPI: false)
+            let history = try pipeline.startHistorySyncRunner()
+            let fake = pipeline.fake.serverAPI
+            let first = try pipeline.buy("com.example.basic", type: .autoRenewable, customer: "victim", expiresInSeconds: 3600)
+            let original = first.originalTransactionId
+            for _ in 0..<2 { _ = try fake.renew(originalTransactionId: original, expiresInSeconds: 3600) }
+            _ = try pipeline.buy("com.example.coins", customer: "victim")
+
+            // The attacker read the victim's original transaction id (a screenshot, a support chat): a bare id is a claim.
+            let early = try await pipeline.post("/v1/users/mallory/history-syncs", ["original_transaction_id": original])
+            #expect(early.status == 403, "\(early.json)")
+            #expect(early.json["type"] as? String == "urn:receiptq:problem:purchase-not-owned")
+            #expect(try await Self.sync(pipeline, original).isEmpty, "nothing queued for a claim")
+
+            // The victim's app submits its purchase; its first grant syncs the history for the victim.
+            let submitted = try await pipeline.submit(signed: pipeline.signed(first), user: "victim-account")
+            #expect(try await pipeline.final(try #require(submitted.id))["verdict"] as? String == "delivered")
+            #expect(await Self.settled(pipeline, original, transactions: 4))
+            let late = try await pipeline.post("/v1/users/mallory/history-syncs", ["original_transaction_id": original])
+            #expect(late.status == 403)
+            // Naming the environment changes nothing; neither does an owner's purchase in the other environment.
+            #expect(try await pipeline.post("/v1/users/mallory/history-syncs",
+                                            ["original_transaction_id": original, "environment": "Production"]).status == 403)
+            #expect(try await pipeline.post("/v1/users/victim-account/history-syncs",
+                                            ["original_transaction_id": original, "environment": "Sandbox"]).status == 403)
+            #expect(try await Self.grants(pipeline, user: "mallory") == 0)
+            #expect(try await Self.grants(pipeline, user: "victim-account") == 3)
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.jobs WHERE user_id = 'mallory'") == 0)
+            #expect(try await Self.sync(pipeline, original)["reason"] as? String == "first_sighting")
             try await history.stop()
             try await runner.stop()
         }
@@ -127,9 +173,12 @@ struct HistorySyncTests {
             let long = try await pipeline.post("/v1/users/u3/history-syncs", ["original_transaction_id": String(repeating: "9", count: 65)])
             #expect(long.status == 400)
 
+            // Nobody owns it, so only an operator's backfill can ask for it.
+            #expect(try await pipeline.post("/v1/users/u3/history-syncs", ["original_transaction_id": "999999"]).status == 403)
             let history = try pipeline.startHistorySyncRunner()
-            let unknown = try await pipeline.post("/v1/users/u3/history-syncs", ["original_transaction_id": "999999"])
-            #expect(unknown.status == 202)
+            _ = try await pipeline.pool.withConnection {
+                try QueueHistorySync.run(originalTransactionID: "999999", environment: "Production", userID: nil, reason: .backfill, on: $0)
+            }
             #expect(await Self.settled(pipeline, "999999", state: "failed", transactions: 0))
             #expect((try await Self.sync(pipeline, "999999")["last_error"] as? String)?.contains("no such transaction") == true)
             try await history.stop()

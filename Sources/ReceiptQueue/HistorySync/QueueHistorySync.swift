@@ -3,8 +3,12 @@ import Postgres
 
 /// Asks for a history sync of one original transaction: a new one starts from the beginning; a
 /// finished one (`synced` or `failed`) is queued again and resumes from its revision; one queued
-/// or running stays as it is (and runs now if it was waiting for a retry). A user named here is
-/// the owner of purchases the ledger cannot place otherwise (a restore).
+/// or running stays as it is (and runs now if it was waiting for a retry).
+///
+/// The user named is who asked. Only an operator's backfill (`receiptq sync --user-id`, the
+/// schema owner's login) makes that user the owner of purchases nobody else owns; a restore
+/// through the API is asked for by a purchase's owner (`ownedEnvironment`) and places every
+/// purchase by the ledger and Apple-signed orders alone (`RecordHistoryPage`).
 public enum QueueHistorySync {
     public enum Reason: String, Sendable, CaseIterable {
         case request
@@ -51,15 +55,21 @@ public enum QueueHistorySync {
         ON CONFLICT (original_transaction_id, environment) DO NOTHING
         """
 
-    static let environmentSQL = """
+    /// The user's purchases of the original transaction, newest first: a restore acts only for
+    /// their owner (DESIGN: Ownership — a bare original transaction id proves nothing).
+    static let ownedEnvironmentSQL = """
         SELECT g.environment FROM receiptq.grants g
-        WHERE g.original_transaction_id = $1                                                    -- grants_original_idx
+        WHERE g.original_transaction_id = $1 AND g.user_id = $2                                 -- grants_original_idx
+          AND ($3::text IS NULL OR g.environment = $3)
         ORDER BY g.granted_at DESC LIMIT 1
         """
 
-    /// The ledger's environment for the original transaction, when it has granted any of it.
-    public static func ledgerEnvironment(of originalTransactionID: String, on connection: PostgresConnection) throws -> String? {
-        try connection.query(environmentSQL, [originalTransactionID]).first?.decode("environment")
+    /// The environment of the user's newest purchase of the original transaction (in `environment`
+    /// when one is named), or nil when the ledger holds none of it for this user: a revoked grant
+    /// still counts (its owner may restore to see a refund reversed).
+    public static func ownedEnvironment(of originalTransactionID: String, by userID: String, in environment: String?,
+                                        on connection: PostgresConnection) throws -> String? {
+        try connection.query(ownedEnvironmentSQL, [originalTransactionID, userID, environment]).first?.decode("environment")
     }
 
     public static func run(originalTransactionID: String, environment: String, userID: String?, reason: Reason,

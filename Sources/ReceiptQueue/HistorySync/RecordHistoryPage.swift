@@ -6,10 +6,13 @@ import Postgres
 ///
 /// Each transaction goes to the one ledger the way a renewal Apple notifies does: a
 /// signed-transaction job for its owner — the user of the order its Apple-signed appAccountToken
-/// names, else the latest owner of its original transaction in the ledger, else the user the sync
-/// was asked for (a restore) — which `record_purchase` grants once per purchase or period, by its ownership
-/// rules (a job already queued for the same user and transaction is that job: a re-run queues
-/// nothing twice). A transaction nobody owns yet is left for the app's submission. A refund or
+/// names, else the latest owner of its original transaction in the ledger, else the user an
+/// operator named for a backfill (`receiptq sync --user-id`, vouched by the schema owner's login:
+/// `guard_history_sync_owner`) — which `record_purchase` grants once per purchase or period, by
+/// its ownership rules (a job already queued for the same user and transaction is that job: a
+/// re-run queues nothing twice). A transaction nobody owns yet is left for the app's submission
+/// with proof, never given to who asked for the sync: a customer's history holds every purchase of
+/// their Apple account, and two app accounts may share one (DESIGN: Ownership). A refund or
 /// revocation Apple reports revokes the grants it covers, and one Apple no longer reports (a
 /// reversed refund) reinstates them — each only over a revocation signed before the page, with
 /// its `grant.revoked` / `grant.reinstated` event. Each subscription period is applied to the
@@ -35,7 +38,7 @@ public enum RecordHistoryPage {
         SET revision = $5, pages = pages + 1, transactions = transactions + $6, locked_until = now() + $7 * interval '1 millisecond'
         WHERE original_transaction_id = $1 AND environment = $2 AND attempts = $3 AND locked_by = $4     -- history_syncs_pkey
           AND state = '\(HistorySyncState.syncing.rawValue)'
-        RETURNING user_id
+        RETURNING user_id, reason
         """
     static let ownerSQL = """
         SELECT owner.user_id, owner.order_id FROM (
@@ -59,13 +62,15 @@ public enum RecordHistoryPage {
         ]).first else {
             return Result(recorded: false, queued: 0, unowned: 0, subscriptionChanges: 0, corrections: [])
         }
-        let requester: String? = try fence.decodeIfPresent("user_id")
+        // Only an operator's backfill vouches for its user; a restore's user is only who asked.
+        let vouched: String? = try fence.decode("reason", as: String.self) == QueueHistorySync.Reason.backfill.rawValue
+            ? try fence.decodeIfPresent("user_id") : nil
         var jobs: [NewJob] = []
         var unowned = 0
         var owners: [String: String] = [:]
         for transaction in transactions {
             guard let owner = try connection.query(ownerSQL, [
-                transaction.originalTransactionID, transaction.appAccountToken?.uuidString, requester,
+                transaction.originalTransactionID, transaction.appAccountToken?.uuidString, vouched,
             ]).first else {
                 unowned += 1
                 continue

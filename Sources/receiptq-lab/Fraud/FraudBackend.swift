@@ -25,6 +25,11 @@ struct FraudBackend: Sendable {
         await post("/v1/transactions", ["transaction_id": transaction, "user_id": user].merging(claims) { $1 })
     }
 
+    /// A restore ("sync purchases") of an original transaction for `user`.
+    func restore(_ originalTransactionID: String, user: String) async -> FraudAnswer {
+        await post("/v1/users/\(user)/history-syncs", ["original_transaction_id": originalTransactionID])
+    }
+
     func order(_ orderID: String, user: String, product: String, appAccountToken: UUID) async -> FraudAnswer {
         await post("/v1/orders", ["order_id": orderID, "user_id": user, "product_id": product,
                                   "app_account_token": appAccountToken.uuidString.lowercased()])

@@ -3,7 +3,7 @@ import HTTPClient
 import Postgres
 
 /// One round: every attack once, on fresh purchases and fresh users. In order:
-/// 1. the StoreKit 2, token, claim, family and refund attacks, all at once, both workers up;
+/// 1. the StoreKit 2, token, claim, family, refund and restore attacks, all at once, both workers up;
 /// 2. the receipt attacks with only the verify-receipt worker running, then only the server-api
 ///    one (`FraudPin`), so each verifier meets every receipt attack;
 /// 3. role abuse as the scheduler's and the API's logins, on what the round left;
@@ -21,6 +21,7 @@ struct FraudRound: Sendable {
 
     static let signedAttacks: [FraudAttack] = [
         .jwsReplay, .jwsMalleability, .tokenFirst, .tokenMismatch, .claimTokenless, .claimTokenBound, .claimTrusted, .familyReplay, .refundReplay,
+        .restoreClaim,
     ]
 
     /// Returns whether every receipt phase had its verifier to itself.
@@ -69,6 +70,7 @@ struct FraudRound: Sendable {
             case .claimTrusted: try await play.claimTrusted()
             case .familyReplay: try await play.familyReplay()
             case .refundReplay: try await play.refundReplay()
+            case .restoreClaim: try await play.restoreClaim()
             case .receiptReplay: try await play.receiptReplay()
             case .receiptTokenFirst: try await play.receiptTokenFirst()
             case .unprovableReceipt: try await play.unprovableReceipts()

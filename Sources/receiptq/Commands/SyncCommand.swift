@@ -24,7 +24,7 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(help: "Queue every auto-renewable original transaction in the ledger that has no sync yet (resumable).") var all = false
     @Option(help: "Queue (or resume) the sync of this original transaction.") var originalTransactionId: String?
     @Option(help: "Production or Sandbox. Default: every environment with --all, Production otherwise.") var environment: String?
-    @Option(help: "The user who owns the purchases the ledger cannot place otherwise (a restore). Default: the ledger's owner.")
+    @Option(help: "Vouch that this user owns the purchases in the history that no order or grant of the ledger places (adopting purchases made before ReceiptQueue). Needs the schema owner's login. Default: only the ledger's owners.")
     var userId: String?
     @Flag(help: "Print the syncs by state and exit.") var status = false
 
