@@ -1421,6 +1421,7 @@ CREATE TABLE receiptq.history_syncs (
     requested_at timestamp with time zone DEFAULT now() NOT NULL,
     synced_at timestamp with time zone,
     last_error text,
+    covered_by text,
     CONSTRAINT history_syncs_environment_check CHECK ((environment = ANY (ARRAY['Production'::text, 'Sandbox'::text]))),
     CONSTRAINT history_syncs_last_error_check CHECK (((last_error IS NULL) OR (length(last_error) <= 1000))),
     CONSTRAINT history_syncs_lease_check CHECK (((state = 'syncing'::text) = ((locked_by IS NOT NULL) AND (locked_until IS NOT NULL)))),
@@ -1451,6 +1452,13 @@ COMMENT ON COLUMN receiptq.history_syncs.user_id IS 'Who asked: the user of a re
 --
 
 COMMENT ON COLUMN receiptq.history_syncs.revision IS 'Apple''s revision after the last page imported: the next walk starts here and receives only what changed since.';
+
+
+--
+-- Name: COLUMN history_syncs.covered_by; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.history_syncs.covered_by IS 'Synced by the walk of another original transaction of the same customer (one history per Apple account): that one''s id; NULL when walked itself.';
 
 
 --
@@ -2035,9 +2043,11 @@ CREATE TABLE receiptq.revocations (
     revoked_at timestamp with time zone,
     reason text NOT NULL,
     revocation_reason integer,
-    notification_uuid uuid NOT NULL,
+    notification_uuid uuid,
     signed_at timestamp with time zone NOT NULL,
-    reinstated_at timestamp with time zone
+    reinstated_at timestamp with time zone,
+    source text DEFAULT 'notification'::text NOT NULL,
+    CONSTRAINT revocations_source_check CHECK ((((source = 'notification'::text) = (notification_uuid IS NOT NULL)) AND (source = ANY (ARRAY['notification'::text, 'history'::text]))))
 );
 
 
@@ -2046,6 +2056,13 @@ CREATE TABLE receiptq.revocations (
 --
 
 COMMENT ON TABLE receiptq.revocations IS 'REFUND / REVOKE per transaction (reinstated_at set by REFUND_REVERSED). Consulted before every grant: a refunded purchase is not paid.';
+
+
+--
+-- Name: COLUMN revocations.source; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.revocations.source IS 'Where Apple said it: notification (notification_uuid names it) or history (a history sync''s page, signed_at its signing time).';
 
 
 --
@@ -3798,6 +3815,13 @@ GRANT UPDATE(synced_at) ON TABLE receiptq.history_syncs TO receiptq_worker;
 
 GRANT UPDATE(last_error) ON TABLE receiptq.history_syncs TO receiptq_worker;
 GRANT UPDATE(last_error) ON TABLE receiptq.history_syncs TO receiptq_scheduler;
+
+
+--
+-- Name: COLUMN history_syncs.covered_by; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(covered_by) ON TABLE receiptq.history_syncs TO receiptq_worker;
 
 
 --

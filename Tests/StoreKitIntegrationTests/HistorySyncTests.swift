@@ -161,6 +161,86 @@ struct HistorySyncTests {
         }
     }
 
+    @Test("a refund found in the history is kept like a notified one: later submissions are not paid, a walk again revokes nothing twice, a reversal reinstates it, and support's manual revocation stays")
+    func refundsFromHistory() async throws {
+        try await withPipeline { pipeline in
+            let runner = try pipeline.startRunner(serverAPI: false)
+            let fake = pipeline.fake.serverAPI
+            let subscription = try pipeline.buy("com.example.basic", type: .autoRenewable, customer: "c5", expiresInSeconds: 3600)
+            let chargedBack = try pipeline.buy("com.example.coins", customer: "c5")
+            let unsubmitted = try pipeline.buy("com.example.coins", customer: "c5")
+            let staleJWS = try pipeline.signed(unsubmitted)   // what the device holds, signed before Apple's refund
+            for purchase in [subscription, chargedBack] {
+                let job = try await pipeline.submit(signed: pipeline.signed(purchase), user: "u5")
+                #expect(try await pipeline.final(try #require(job.id))["verdict"] as? String == "delivered")
+            }
+            // Ops revoke one by hand (a chargeback they handle themselves); Apple refunds two, and notifies nobody.
+            let key: String = try await pipeline.pool.query("SELECT purchase_key FROM receiptq.grants WHERE transaction_id = $1",
+                                                             [chargedBack.transactionId])[0].decode("purchase_key")
+            _ = try await pipeline.pool.query("SELECT receiptq.support_revoke('ops', 'chargeback', $1)", [key])
+            _ = try fake.refund(transactionId: subscription.transactionId)
+            _ = try fake.refund(transactionId: unsubmitted.transactionId)
+
+            let history = try pipeline.startHistorySyncRunner()
+            let original = subscription.originalTransactionId
+            #expect(await Self.settled(pipeline, original, transactions: 3))
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.revocations WHERE source = 'history' AND transaction_id = ANY($1)",
+                                             [[subscription.transactionId, unsubmitted.transactionId]]) == 2)
+            let revokedEvents = "SELECT count(*) AS count FROM receiptq.events WHERE type = 'grant.revoked' AND user_id = 'u5'"
+            #expect(try await pipeline.count(revokedEvents) == 2, "support's and the history's")
+            // The device's JWS from before the refund: a refunded purchase is not paid.
+            let late = try await pipeline.submit(signed: staleJWS, user: "u5")
+            #expect(try await pipeline.final(try #require(late.id))["verdict"] as? String == "not_paid")
+
+            // A walk again from the revision: nothing new, nothing revoked twice.
+            #expect(try await pipeline.post("/v1/users/u5/history-syncs", ["original_transaction_id": original]).status == 202)
+            #expect(await Self.settled(pipeline, original, transactions: 3))
+            #expect(try await pipeline.count(revokedEvents) == 2)
+
+            // Apple reverses its refund and notifies nobody: the next walk reinstates the period, never the chargeback.
+            _ = try fake.reverseRefund(transactionId: subscription.transactionId)
+            #expect(try await pipeline.post("/v1/users/u5/history-syncs", ["original_transaction_id": original]).status == 202)
+            #expect(await Self.settled(pipeline, original, transactions: 4))
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.grants WHERE transaction_id = $1 AND revoked_at IS NULL",
+                                             [subscription.transactionId]) == 1)
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.events WHERE type = 'grant.reinstated' AND user_id = 'u5'") == 1)
+            #expect(try await pipeline.count("""
+                SELECT count(*) AS count FROM receiptq.grants WHERE transaction_id = $1 AND revoked_at IS NOT NULL AND revocation_reason LIKE 'manual:%'
+                """, [chargedBack.transactionId]) == 1)
+            try await history.stop()
+            try await runner.stop()
+        }
+    }
+
+    @Test("one walk per customer: the syncs of the customer's other subscriptions, queued and never walked, end with it")
+    func oneWalkPerCustomer() async throws {
+        try await withPipeline { pipeline in
+            let runner = try pipeline.startRunner(serverAPI: false)
+            let basic = try pipeline.buy("com.example.basic", type: .autoRenewable, customer: "c6", expiresInSeconds: 3600)
+            let pro = try pipeline.buy("com.example.pro", type: .autoRenewable, customer: "c6", expiresInSeconds: 3600)
+            for purchase in [basic, pro] {
+                let job = try await pipeline.submit(signed: pipeline.signed(purchase), user: "u6")
+                #expect(try await pipeline.final(try #require(job.id))["verdict"] as? String == "delivered")
+            }
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.history_syncs WHERE state = 'queued'") == 2)
+            let history = try pipeline.startHistorySyncRunner(concurrency: 1)
+            #expect(await eventually(timeout: .seconds(30), every: .milliseconds(100)) {
+                (try? await pipeline.count("SELECT count(*) AS count FROM receiptq.history_syncs WHERE state = 'synced'")) == 2
+            })
+            // One of them walked Apple's history (one page), the other was covered by it.
+            #expect(try await pipeline.count("SELECT sum(pages)::int AS count FROM receiptq.history_syncs") == 1)
+            let covered = try await pipeline.pool.query("""
+                SELECT original_transaction_id, covered_by, revision IS NOT NULL AS resumable FROM receiptq.history_syncs WHERE covered_by IS NOT NULL
+                """)
+            #expect(covered.count == 1)
+            #expect(try covered.first?.decode("resumable", as: Bool.self) == true)
+            #expect(Set(try covered.flatMap { [try $0.decode("original_transaction_id", as: String.self), try $0.decode("covered_by", as: String.self)] })
+                    == [basic.originalTransactionId, pro.originalTransactionId])
+            try await history.stop()
+            try await runner.stop()
+        }
+    }
+
     @Test("bad requests are refused with the field named; a transaction Apple does not know ends the sync failed, kept for ops")
     func refusalsAndUnknownTransactions() async throws {
         try await withPipeline { pipeline in

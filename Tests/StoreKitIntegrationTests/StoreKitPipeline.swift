@@ -262,14 +262,15 @@ final class StoreKitPipeline: Sendable {
 
     /// `receiptq worker`'s history sync runner: walks Transaction History v2 on the fake under the
     /// fleet's rate budget. `maxPagesPerClaim` small makes a walk yield and resume from its revision.
-    func startHistorySyncRunner(name: String = "sk2-history", maxPagesPerClaim: Int = 50) throws -> RunningService {
+    func startHistorySyncRunner(name: String = "sk2-history", concurrency: Int = 4, maxPagesPerClaim: Int = 50) throws -> RunningService {
         let http = HTTPClient(configuration: HTTPClientConfiguration(defaultTimeout: .seconds(5)))
         let workerPool = PostgresPool(configuration: asWorker, size: 2, logger: Logger(label: "sk2-pool"))
         let budgetPool = PostgresPool(configuration: asWorker, size: 2, logger: Logger(label: "sk2-pool"))
         var logger = Logger(label: "sk2-history")
         logger.logLevel = .critical
         let runner = HistorySyncRunner(
-            configuration: HistorySyncRunner.Configuration(name: name, pollInterval: .milliseconds(200), maxPagesPerClaim: maxPagesPerClaim),
+            configuration: HistorySyncRunner.Configuration(name: name, concurrency: concurrency, pollInterval: .milliseconds(200),
+                                                           maxPagesPerClaim: maxPagesPerClaim),
             pool: workerPool, clients: try serverAPIClients(http: http, budgetPool: budgetPool),
             verifier: try SignedTransactionVerifier(trustedRoots: roots, bundleIds: [Self.bundleId]), logger: logger)
         return RunningService(runner, logger: logger, pools: [workerPool, budgetPool], http: http)

@@ -25,6 +25,17 @@ public enum FinishHistorySync {
           AND state = '\(HistorySyncState.syncing.rawValue)'
         """
 
+    /// One history per Apple account: a walk that reached the last page imported every original
+    /// transaction in it, so their syncs queued and never walked end with it, at its revision.
+    /// Not a backfill that vouches for a user (its owner rule is its own), nor one being walked.
+    static let coverSQL = """
+        UPDATE receiptq.history_syncs
+        SET state = '\(HistorySyncState.synced.rawValue)', revision = $3, synced_at = now(), covered_by = $4, last_error = NULL
+        WHERE original_transaction_id = ANY($1::text[]) AND environment = $2 AND original_transaction_id <> $4   -- history_syncs_pkey
+          AND state = '\(HistorySyncState.queued.rawValue)' AND revision IS NULL AND pages = 0
+          AND NOT (reason = '\(QueueHistorySync.Reason.backfill.rawValue)' AND user_id IS NOT NULL)
+        """
+
     /// The state `ending` leads to, with the error it records and its delay in milliseconds.
     static func resolve(_ lease: HistorySyncLease, _ ending: Ending,
                         lifecycle: HistorySyncLifecycle) -> (state: HistorySyncState, error: String?, delay: Int64) {
@@ -41,9 +52,11 @@ public enum FinishHistorySync {
         return (state, error, delay)
     }
 
-    /// Writes the walk's end; returns the state written, or nil when the lease was lost.
+    /// Writes the walk's end; returns the state written, or nil when the lease was lost. A walk
+    /// `synced` also ends the syncs of `covering` (the other original transactions its pages held)
+    /// that were queued and never walked, at `revision`.
     @discardableResult
-    public static func run(_ lease: HistorySyncLease, _ ending: Ending, worker: String,
+    public static func run(_ lease: HistorySyncLease, _ ending: Ending, worker: String, covering: Set<String> = [], revision: String? = nil,
                            lifecycle: HistorySyncLifecycle = HistorySyncLifecycle(),
                            on connection: PostgresConnection) throws -> HistorySyncState? {
         var (state, error, delay) = resolve(lease, ending, lifecycle: lifecycle)
@@ -53,6 +66,10 @@ public enum FinishHistorySync {
         let written = try connection.query(sql, [
             lease.originalTransactionID, lease.environment, lease.attempt, worker, state.rawValue, error, delay, refund,
         ]).affectedRows == 1
+        if written && state == .synced && !covering.isEmpty, let revision {
+            try connection.query(coverSQL, [Array(covering.subtracting([lease.originalTransactionID])).sorted(), lease.environment, revision,
+                                            lease.originalTransactionID])
+        }
         return written ? state : nil
     }
 }

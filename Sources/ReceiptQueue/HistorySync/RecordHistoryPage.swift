@@ -12,10 +12,13 @@ import Postgres
 /// its ownership rules (a job already queued for the same user and transaction is that job: a
 /// re-run queues nothing twice). A transaction nobody owns yet is left for the app's submission
 /// with proof, never given to who asked for the sync: a customer's history holds every purchase of
-/// their Apple account, and two app accounts may share one (DESIGN: Ownership). A refund or
-/// revocation Apple reports revokes the grants it covers, and one Apple no longer reports (a
-/// reversed refund) reinstates them — each only over a revocation signed before the page, with
-/// its `grant.revoked` / `grant.reinstated` event. Each subscription period is applied to the
+/// their Apple account, and two app accounts may share one (DESIGN: Ownership).
+///
+/// A refund or revocation Apple reports is kept in `receiptq.revocations` (so no later
+/// submission of it is granted) and revokes the grants it covers; a transaction Apple shows
+/// without one (a reversed refund) reinstates what such a refund revoked — each once, only over
+/// what was signed before the page, with its `grant.revoked` / `grant.reinstated` event. Support's
+/// manual revocations are never undone by a page. Each subscription period is applied to the
 /// model as a `history` fact, with its events.
 public enum RecordHistoryPage {
     public struct Result: Sendable, Equatable {
@@ -55,6 +58,38 @@ public enum RecordHistoryPage {
         LIMIT 1
         """
 
+    /// A refund in the history, recorded once: a new row, or one a reversal had closed (a refund
+    /// again). A refund already open — notified, or seen by an earlier page — returns nothing, so
+    /// a repeated walk revokes nothing twice and emits no event twice.
+    static let revokeSQL = """
+        INSERT INTO receiptq.revocations AS r (transaction_id, original_transaction_id, revoked_at, reason, revocation_reason, signed_at,
+                                               source)
+        VALUES ($1, $2, to_timestamp($3 / 1000.0), $4, $5, to_timestamp($6 / 1000.0), 'history')
+        ON CONFLICT (transaction_id) DO UPDATE                                                  -- revocations_pkey
+            SET revoked_at = EXCLUDED.revoked_at, reason = EXCLUDED.reason, revocation_reason = EXCLUDED.revocation_reason,
+                original_transaction_id = coalesce(EXCLUDED.original_transaction_id, r.original_transaction_id),
+                notification_uuid = NULL, source = 'history', signed_at = EXCLUDED.signed_at, reinstated_at = NULL
+            WHERE r.reinstated_at IS NOT NULL AND r.signed_at < EXCLUDED.signed_at
+        RETURNING transaction_id
+        """
+    /// A transaction the history shows without a refund closes an open refund of it signed
+    /// before the page (a reversal Apple did not notify, or we missed); without one, nothing.
+    static let reinstateSQL = """
+        UPDATE receiptq.revocations
+        SET reinstated_at = now(), notification_uuid = NULL, source = 'history', signed_at = to_timestamp($2 / 1000.0)
+        WHERE transaction_id = $1 AND reinstated_at IS NULL AND signed_at < to_timestamp($2 / 1000.0)   -- revocations_pkey
+        RETURNING transaction_id
+        """
+    /// The grants that refund revoked: Apple's revocations only (signed before the page), never
+    /// support's manual ones, which carry no signing time.
+    static let reinstateGrantsSQL = """
+        UPDATE receiptq.grants g
+        SET revoked_at = NULL, revocation_reason = NULL, revoked_by_notification = NULL, revocation_signed_at = to_timestamp($4 / 1000.0)
+        WHERE \(ApplyNotification.grantMatch)
+          AND g.revoked_at IS NOT NULL AND g.revocation_signed_at < to_timestamp($4 / 1000.0)
+        RETURNING g.user_id, g.purchase_key, \(ApplyNotification.grantJSON) AS data
+        """
+
     public static func run(_ lease: HistorySyncLease, worker: String, revision: String?, transactions: [HistoryTransaction],
                            lease duration: Duration, now: Date = Date(), on connection: PostgresConnection) throws -> Result {
         guard let fence = try connection.query(checkpointSQL, [
@@ -89,6 +124,11 @@ public enum RecordHistoryPage {
             let signedMs = transaction.signedAt.millisecondsSince1970
             try connection.query(ApplyNotification.transactionLockSQL, [transaction.transactionID])
             if let revocation = transaction.revocation {
+                // Kept like a notified refund (later grants consult it); grants revoked only when it is news.
+                guard try connection.query(revokeSQL, [
+                    transaction.transactionID, transaction.originalTransactionID, revocation.revokedAt?.millisecondsSince1970,
+                    revocation.reason, revocation.revocationReason, signedMs,
+                ]).count == 1 else { continue }
                 let rows = try connection.query(ApplyNotification.revokeGrantsSQL, [
                     transaction.transactionID, transaction.originalTransactionID, transaction.webOrderLineItemID,
                     revocation.revokedAt?.millisecondsSince1970, revocation.reason, nil as String?, signedMs,
@@ -99,8 +139,10 @@ public enum RecordHistoryPage {
                                            data: try row.decode("data")))
                 }
             } else {
-                let rows = try connection.query(ApplyNotification.reinstateGrantsSQL, [
-                    transaction.transactionID, transaction.originalTransactionID, transaction.webOrderLineItemID, nil as String?, signedMs,
+                // A reversal: only over a refund Apple reported for this transaction and signed before the page.
+                guard try connection.query(reinstateSQL, [transaction.transactionID, signedMs]).count == 1 else { continue }
+                let rows = try connection.query(reinstateGrantsSQL, [
+                    transaction.transactionID, transaction.originalTransactionID, transaction.webOrderLineItemID, signedMs,
                 ])
                 reinstated += rows.count
                 for row in rows {

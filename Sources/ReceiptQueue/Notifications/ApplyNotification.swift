@@ -33,7 +33,8 @@ public enum ApplyNotification {
         ON CONFLICT (transaction_id) DO UPDATE
             SET revoked_at = EXCLUDED.revoked_at, reason = EXCLUDED.reason, revocation_reason = EXCLUDED.revocation_reason,
                 original_transaction_id = coalesce(EXCLUDED.original_transaction_id, r.original_transaction_id),
-                notification_uuid = EXCLUDED.notification_uuid, signed_at = EXCLUDED.signed_at, reinstated_at = NULL
+                notification_uuid = EXCLUDED.notification_uuid, source = 'notification', signed_at = EXCLUDED.signed_at,
+                reinstated_at = NULL
             WHERE r.signed_at < EXCLUDED.signed_at
         RETURNING transaction_id
         """
@@ -41,7 +42,8 @@ public enum ApplyNotification {
         INSERT INTO receiptq.revocations AS r (transaction_id, original_transaction_id, reason, notification_uuid, signed_at, reinstated_at)
         VALUES ($1, $2, 'refund reversed', $3, to_timestamp($4 / 1000.0), now())
         ON CONFLICT (transaction_id) DO UPDATE
-            SET reinstated_at = now(), notification_uuid = EXCLUDED.notification_uuid, signed_at = EXCLUDED.signed_at
+            SET reinstated_at = now(), notification_uuid = EXCLUDED.notification_uuid, source = 'notification',
+                signed_at = EXCLUDED.signed_at
             WHERE r.signed_at < EXCLUDED.signed_at
         RETURNING transaction_id
         """

@@ -95,6 +95,7 @@ public final class HistorySyncRunner: Service, Sendable {
         func walk(_ lease: HistorySyncLease) async -> Walk {
             var walk = Walk()
             var revision = lease.revision
+            var originals: Set<String> = []
             let environment: ServerAPIEnvironment = lease.environment == ServerAPIEnvironment.sandbox.rawValue ? .sandbox : .production
             let client = clients.client(for: environment)
             let pageVerifier = environment == .production ? verifier.production : (verifier.sandbox ?? verifier.production)
@@ -126,6 +127,7 @@ public final class HistorySyncRunner: Service, Sendable {
                     }
                     walk.pages += 1
                     walk.transactions += transactions.count
+                    originals.formUnion(transactions.map(\.originalTransactionID))
                     walk.queued += recorded.queued
                     walk.subscriptionChanges += recorded.subscriptionChanges
                     walk.corrections += recorded.corrections
@@ -161,7 +163,9 @@ public final class HistorySyncRunner: Service, Sendable {
             }
             do {
                 let worker = configuration.name
-                walk.state = try await pool.withConnection { try FinishHistorySync.run(lease, ending, worker: worker, on: $0) }
+                walk.state = try await pool.transaction { [originals, revision] in
+                    try FinishHistorySync.run(lease, ending, worker: worker, covering: originals, revision: revision, on: $0)
+                }
             } catch {
                 logger.warning("history sync end not recorded; its lease will expire", metadata: ["error": "\(error)"])
             }
