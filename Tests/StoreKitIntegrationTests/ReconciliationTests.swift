@@ -108,6 +108,46 @@ struct ReconciliationTests {
         }
     }
 
+    @Test("one request checks all of a customer's subscriptions: Apple's answer holds every one, and each is corrected and scheduled by it")
+    func oneAnswerChecksEverySubscriptionOfTheCustomer() async throws {
+        try await withPipeline { pipeline in
+            let notifications = try pipeline.startNotificationRunner()
+            let runner = try pipeline.startRunner(serverAPI: false)
+            let fake = pipeline.fake.serverAPI
+            var bought: [FakePurchase] = []
+            for product in ["com.example.basic", "com.example.pro", "com.example.news"] {
+                let purchase = try pipeline.buy(product, type: .autoRenewable, customer: "c7", expiresInSeconds: 3600)
+                let status = try await pipeline.final(try #require(try await pipeline.submit(signed: pipeline.signed(purchase), user: "u7").id))
+                #expect(status["verdict"] as? String == "delivered")
+                try await Self.deliver(pipeline, "SUBSCRIBED", "INITIAL_BUY", purchase)
+                bought.append(purchase)
+            }
+            #expect(await eventually(timeout: .seconds(20)) { (try? await Self.stored(pipeline))?.values.filter { $0 == "active" }.count == 3 })
+            // Two bills fail, unheard; all three are due.
+            for purchase in bought.prefix(2) {
+                try fake.changeSubscription(FakeSubscriptionChange(originalTransactionId: purchase.originalTransactionId, action: .billingFailure,
+                                                                   graceDays: 3))
+            }
+            #expect(try await pipeline.pool.withConnection { try ClaimDueSubscriptions.dueNow(originalTransactionID: nil, userID: "u7", on: $0) } == 3)
+            let requests = {
+                pipeline.fake.stats.snapshot().outcomes.filter { $0.key.hasPrefix("api.get_all_subscription_statuses") }.values.reduce(0, +)
+            }
+            let before = requests()
+            let reconciler = try pipeline.startStatusReconciler(concurrency: 1)
+            #expect(await eventually(timeout: .seconds(20)) {
+                (try? await pipeline.count("SELECT count(*) AS count FROM receiptq.subscriptions WHERE reconcile_at <= now()")) == 0
+            })
+            let stored = try await Self.stored(pipeline)
+            #expect(bought.map { stored[$0.originalTransactionId] } == ["grace_period", "grace_period", "active"])
+            #expect(requests() - before == 1, "one answer for the customer's three subscriptions")
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.subscription_corrections WHERE source = 'status_check'") == 2)
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.subscriptions WHERE reconciled_at IS NOT NULL") == 3)
+            try await reconciler.stop()
+            try await runner.stop()
+            try await notifications.stop()
+        }
+    }
+
     @Test("chaos: N customers' lifecycles with notifications dropped, duplicated and reordered end equal to the fake's truth")
     func chaosConvergesOnApplesTruth() async throws {
         try await withPipeline { pipeline in

@@ -277,14 +277,14 @@ final class StoreKitPipeline: Sendable {
     }
 
     /// `receiptq worker`'s status reconciler: Get All Subscription Statuses on the fake for due subscriptions.
-    func startStatusReconciler(name: String = "sk2-reconciler") throws -> RunningService {
+    func startStatusReconciler(name: String = "sk2-reconciler", concurrency: Int = 8) throws -> RunningService {
         let http = HTTPClient(configuration: HTTPClientConfiguration(defaultTimeout: .seconds(5)))
         let workerPool = PostgresPool(configuration: asWorker, size: 2, logger: Logger(label: "sk2-pool"))
         let budgetPool = PostgresPool(configuration: asWorker, size: 2, logger: Logger(label: "sk2-pool"))
         var logger = Logger(label: "sk2-reconciler")
         logger.logLevel = .critical
         let reconciler = StatusReconciler(
-            configuration: StatusReconciler.Configuration(name: name, pollInterval: .milliseconds(200)),
+            configuration: StatusReconciler.Configuration(name: name, concurrency: concurrency, pollInterval: .milliseconds(200)),
             pool: workerPool, clients: try serverAPIClients(http: http, budgetPool: budgetPool),
             verifier: try SignedTransactionVerifier(trustedRoots: roots, bundleIds: [Self.bundleId]), logger: logger)
         return RunningService(reconciler, logger: logger, pools: [workerPool, budgetPool], http: http)

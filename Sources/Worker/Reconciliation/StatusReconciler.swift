@@ -8,7 +8,8 @@ import ServiceLifecycle
 
 /// Reconciles subscriptions with Apple inside `receiptq worker` (with App Store Server API
 /// credentials): claims the subscriptions most overdue for a check (`ReconciliationSchedule`,
-/// due-first), reads Get All Subscription Statuses for each — one request of the
+/// due-first), reads Get All Subscription Statuses for each (whose answer checks the customer's
+/// other subscriptions too) — one request of the
 /// `get_all_subscription_statuses` budget, which verifications never use — verifies Apple's signed
 /// transaction and renewal info, and applies them as a `statusCheck` fact: a disagreement with
 /// what notifications said is corrected, recorded (`receiptq.subscription_corrections`) and
@@ -75,9 +76,14 @@ public final class StatusReconciler: Service, Sendable {
             let client = clients.client(for: environment)
             let answerVerifier = environment == .production ? verifier.production : (verifier.sandbox ?? verifier.production)
             let fact: SubscriptionFact?
+            var others: [SubscriptionFact] = []
             do {
                 let statuses = try await client.verifiedSubscriptionStatuses(transactionId: lease.originalTransactionID, verifier: answerVerifier)
                 fact = statuses.first { $0.originalTransactionId == lease.originalTransactionID }.flatMap {
+                    SubscriptionFact.statusCheck($0, environment: lease.environment)
+                }
+                // The customer's other subscriptions, in the same answer: checked by it too.
+                others = statuses.filter { $0.originalTransactionId != lease.originalTransactionID }.compactMap {
                     SubscriptionFact.statusCheck($0, environment: lease.environment)
                 }
             } catch is CancellationError {
@@ -89,8 +95,10 @@ public final class StatusReconciler: Service, Sendable {
                 fact = nil
             }
             do {
-                let schedule = configuration.schedule
-                let result = try await pool.transaction { try RecordReconciliation.run(lease, fact: fact, schedule: schedule, on: $0) }
+                let (schedule, claimLease) = (configuration.schedule, configuration.lease)
+                let result = try await pool.transaction { [others] in
+                    try RecordReconciliation.run(lease, fact: fact, others: others, claimLease: claimLease, schedule: schedule, on: $0)
+                }
                 if !result.corrections.isEmpty {
                     metrics.subscriptionCorrections("status_check").increment(by: result.corrections.count)
                     logger.info("subscription corrected by Apple's status", metadata: [
