@@ -40,6 +40,7 @@ struct Bench: AsyncParsableCommand {
             BenchReceipts.self,
             BenchAppStoreAPICaller.self,
             BenchJWS.self,
+            BenchReconcile.self,
         ]
     )
 }
