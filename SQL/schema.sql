@@ -4164,6 +4164,7 @@ GRANT SELECT ON TABLE receiptq.queue_health TO receiptq_readonly;
 
 GRANT SELECT,INSERT ON TABLE receiptq.subscription_corrections TO receiptq_worker;
 GRANT SELECT ON TABLE receiptq.subscription_corrections TO receiptq_readonly;
+GRANT SELECT,DELETE ON TABLE receiptq.subscription_corrections TO receiptq_scheduler;
 
 
 --

@@ -60,6 +60,16 @@ struct CommandLineErrorTests {
         #expect(version.status == 0 && version.stdout.contains("."))
     }
 
+    @Test(arguments: [["--reconcile-budget-share", "0"], ["--reconcile-budget-share", "1.5"], ["--reconcile-concurrency=-1"],
+                      ["--history-sync-concurrency", "5000"]])
+    func aSubscriptionWorkSettingThatCannotWorkExits78NamingTheFlag(arguments: [String]) async throws {
+        let worker = try await ChildProcess.run(arguments: ["worker", "--bundle-ids", "x", "--database-url", "postgresql://u:p@127.0.0.1:1/db"]
+                                                + arguments, timeout: .seconds(20))
+        #expect(worker.status == 78, "\(worker.stderr)")
+        let flag = arguments[0].split(separator: "=")[0]
+        #expect(worker.stderr.contains(flag), "\(worker.stderr)")
+    }
+
     /// Apple's library requires the app's Apple id for production; so do the processes that
     /// accept production data signed under Apple's root.
     @Test func productionSignedDataWithoutTheAppsAppleIdIsRefusedAtStartNamingTheFlag() async throws {

@@ -161,6 +161,61 @@ struct SigtermTests {
         await fixture.tearDown()
     }
 
+    /// With App Store Server API credentials the worker also walks history syncs, checks
+    /// subscriptions' status and beats its heartbeat: a walk waiting for Transaction History v2 and a
+    /// check waiting for Get All Subscription Statuses (Apple answering in 30 s) are released, and
+    /// the worker's heartbeat row is gone.
+    @Test func serverAPIWorkerWithAHistorySyncAndAStatusCheckInFlightExitsWithinFiveSeconds() async throws {
+        try await historySyncAndStatusCheck(apiLatency: "30s", label: "a history sync and a status check in flight (Apple answering in 30 s)")
+    }
+
+    /// The same, the two waiting for the fleet's rate budget instead: Apple paused both endpoints
+    /// (a 429 with an hour's Retry-After, as the fleet keeps it in `receiptq.api_rate_budgets`).
+    @Test func serverAPIWorkerWithAHistorySyncAndAStatusCheckWaitingForTheRateBudgetExitsWithinFiveSeconds() async throws {
+        try await historySyncAndStatusCheck(apiLatency: "0", pausedForAnHour: true,
+                                            label: "a history sync and a status check waiting for the rate budget (paused 1 h)")
+    }
+
+    private func historySyncAndStatusCheck(apiLatency: String, pausedForAnHour: Bool = false, label: String) async throws {
+        let fixture = try await SigtermFixture.make()
+        let fake = try await fixture.startFake(apiLatency: apiLatency)
+        defer { fake.process.kill() }
+        try await fixture.owner.query("""
+            INSERT INTO receiptq.history_syncs (original_transaction_id, environment, user_id, reason) VALUES ('2000000000001', 'Production', 'u', 'request')
+            """)
+        try await fixture.owner.query("""
+            INSERT INTO receiptq.subscriptions (original_transaction_id, environment, user_id, signed_at, reconcile_at)
+            VALUES ('2000000000002', 'Production', 'u', now(), now() - interval '1 minute')
+            """)
+        if pausedForAnHour {
+            try await fixture.owner.query("""
+                INSERT INTO receiptq.api_rate_budgets (bundle_id, endpoint, environment, rate_per_second, capacity, tokens, refilled_at, paused_until)
+                SELECT $1, endpoint, 'Production', 50, 10, 0, now(), now() + interval '1 hour'
+                FROM unnest(ARRAY['get_transaction_history', 'get_all_subscription_statuses', 'get_all_subscription_statuses.reconciliation']) AS endpoint
+                """, [SigtermFixture.bundleID])
+        }
+        let admin = try FreePort.pick()
+        let worker = try await fixture.startWorker(fake, adminPort: admin,
+                                                   extra: ["--receipt-verifier", "verify-receipt"] + fixture.serverAPIArguments(fake))
+        defer { worker.kill() }
+        #expect(try await eventually(timeout: .seconds(30)) {
+            let walking = try await fixture.count("SELECT count(*) FROM receiptq.history_syncs WHERE state = 'syncing'")
+            let checking = try await fixture.count("SELECT count(*) FROM receiptq.subscriptions WHERE reconcile_at > now()")
+            let beating = try await fixture.count("SELECT count(*) FROM receiptq.worker_heartbeats")
+            return walking == 1 && checking == 1 && beating == 1
+        }, "worker said: \(worker.stderr)")
+        try await Task.sleep(for: .milliseconds(500))   // the requests are at the fake, or waiting for a permit
+        let stop = await SigtermFixture.terminate(worker, "worker, Server API, \(label)")
+        #expect(stop.status == 0, "worker said: \(worker.stderr)")
+        #expect(stop.seconds < Self.bound)
+        #expect(try await fixture.count("SELECT count(*) FROM receiptq.history_syncs WHERE state = 'queued' AND attempts = 0") == 1,
+                "the walk released, its attempt given back; worker said: \(worker.stderr)")
+        #expect(try await fixture.count("SELECT count(*) FROM receiptq.subscriptions WHERE reconciled_at IS NULL") == 1,
+                "the check recorded nothing: due again when its claim ends")
+        #expect(try await fixture.count("SELECT count(*) FROM receiptq.worker_heartbeats") == 0, "the heartbeat row is gone")
+        await fixture.tearDown()
+    }
+
     /// The webhook deliverer runs inside `receiptq worker` (there is no deliverer process): a
     /// receiver that accepts the connection and never answers holds deliveries in flight.
     @Test func workerWithWebhookDeliveriesInFlightReleasesThemAndExitsWithinFiveSeconds() async throws {

@@ -81,6 +81,32 @@ struct SchedulerTests {
         #expect(try await fixture.count("SELECT count(*) FROM receiptq.jobs WHERE id = ANY($1)", [Array(ids[2...])]) == 2)
     }
 
+    /// `receiptq.subscription_corrections` is an audit that grew forever: the scheduler (its own
+    /// role) deletes rows past `--correction-retention` (90 days by default), and nothing younger.
+    @Test func pruningDeletesSubscriptionCorrectionsPastTheirRetentionOnly() async throws {
+        let fixture = try await QueueFixture.make()
+        defer { fixture.shutdown() }
+        try await fixture.pool.query("""
+            INSERT INTO receiptq.subscription_corrections (original_transaction_id, environment, source, fields, corrected_at)
+            SELECT 'o' || g, 'Production', 'status_check', ARRAY['status'], now() - g * interval '1 day'
+            FROM unnest(ARRAY[1, 30, 89, 91, 120, 400]) AS g
+            """)
+        let scheduler = Scheduler(database: try await fixture.database.configuration(as: .scheduler), logger: .init(label: "test"))
+        #expect(scheduler.configuration.correctionRetention == .seconds(90 * 86_400))
+        #expect(try await scheduler.tick().prunedCorrections == 3)
+        #expect(try await fixture.count("SELECT count(*) FROM receiptq.subscription_corrections") == 3)
+        #expect(try await fixture.count("SELECT count(*) FROM receiptq.subscription_corrections WHERE corrected_at < now() - interval '90 days'") == 0)
+        // Kept forever when asked (0s on the command line), and a retention under the view's 24 h is refused, naming the flag.
+        var forever = Scheduler.Configuration()
+        forever.correctionRetention = nil
+        try await fixture.pool.query("UPDATE receiptq.subscription_corrections SET corrected_at = now() - interval '1000 days'")
+        #expect(try await Scheduler(database: try await fixture.database.configuration(as: .scheduler), configuration: forever,
+                                    logger: .init(label: "test")).tick().prunedCorrections == 0)
+        var tooShort = Scheduler.Configuration()
+        tooShort.correctionRetention = .seconds(3600)
+        #expect { try tooShort.validate() } throws: { "\($0)".contains("--correction-retention") }
+    }
+
     @Test func onlyOneSchedulerLeadsAndAStandbyTakesOverWhenTheLeaderIsKilled() async throws {
         let fixture = try await QueueFixture.make()
         defer { fixture.shutdown() }

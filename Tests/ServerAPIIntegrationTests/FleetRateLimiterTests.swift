@@ -73,6 +73,64 @@ struct FleetRateLimiterTests {
         #expect(row.grantedTotal >= Int64(permits.count))
     }
 
+    /// `--reconcile-budget-share`: status checks on two workers, each behind a `BudgetShareGate` of a
+    /// quarter of Get All Subscription Statuses, together get a quarter of its rate, never more;
+    /// another caller of the endpoint on the same limiters gets what they leave.
+    @Test func aConsumerBehindAShareGetsItsShareOfTheEndpointAndLeavesTheRest() async throws {
+        let database = try await ScratchDatabase.migrated()
+        let asWorker = try await database.configuration(as: .worker)   // as a worker process logs in
+        let limits = ServerAPIRateLimits(production: [.getAllSubscriptionStatuses: 40])
+        let pools = (0..<2).map { _ in PostgresPool(configuration: asWorker, size: 2) }
+        defer { pools.forEach { $0.shutdown() } }
+        let limiters = pools.map {
+            FleetRateLimiter(store: PostgresRateBudgetStore(pool: $0), configuration: FleetRateLimiterConfiguration(limits: limits),
+                             clock: ContinuousClock())
+        }
+        let gates = limiters.map { BudgetShareGate(limiter: $0, endpoint: .getAllSubscriptionStatuses, consumer: "reconciliation", share: 0.25) }
+        /// Permits `callers` tasks looping on `gate` got in `duration`.
+        @Sendable func hammer(_ gate: any ServerAPIRequestGate, callers: Int, for duration: Duration) async -> Int {
+            let deadline = ContinuousClock.now + duration
+            return await withTaskGroup(of: Int.self) { group in
+                for _ in 0..<callers {
+                    group.addTask {
+                        var permits = 0
+                        while ContinuousClock.now < deadline {
+                            guard (try? await gate.permit(.getAllSubscriptionStatuses, environment: .production, bundleId: Self.bundleId)) != nil
+                            else { break }
+                            permits += 1
+                        }
+                        return permits
+                    }
+                }
+                return await group.reduce(0, +)
+            }
+        }
+        let started = ContinuousClock.now
+        let lag = SchedulingLag.start()
+        async let shared = withTaskGroup(of: Int.self) { group in
+            for gate in gates { group.addTask { await hammer(gate, callers: 8, for: .seconds(4)) } }
+            return await group.reduce(0, +)
+        }
+        async let others = hammer(limiters[0], callers: 8, for: .seconds(4))
+        let (checks, rest) = await (shared, others)
+        let elapsed = ContinuousClock.now - started
+        let starved = await lag.stop(in: started..<(started + .seconds(4)))
+        print("budget share | status checks \(checks), the other caller \(rest) in \(elapsed) (share 10/s of 40/s), starved \(starved)")
+        // Never more than the share: 10/s × time + its bucket's capacity (2), from two processes at once.
+        #expect(Double(checks) <= 10 * elapsed.secondsValue + 2, "\(checks) status checks in \(elapsed) at a share of 10/s")
+        // Everyone together within the endpoint's 40/s (+ its capacity, 8).
+        #expect(Double(checks + rest) <= 40 * elapsed.secondsValue + 8, "\(checks + rest) permits in \(elapsed) at 40/s")
+        if starved < .milliseconds(300) {
+            // The share is used, and the rest of the endpoint goes to the other caller (after the first second: empty buckets).
+            #expect(Double(checks) >= 0.6 * 10 * 3, "\(checks) status checks in 4 s at a share of 10/s")
+            #expect(rest > checks, "the other caller got \(rest), status checks \(checks)")
+        }
+        let budgets = try await pools[0].withConnection { try ReadRateBudgets.run(on: $0) }
+        let share = try #require(budgets.first { $0.key.endpoint == "get_all_subscription_statuses.reconciliation" })
+        #expect(share.ratePerSecond == 10)
+        #expect(budgets.first { $0.key.endpoint == "get_all_subscription_statuses" }?.ratePerSecond == 40)
+    }
+
     @Test func aPauseReportedByOneLimiterStopsTheOthersUntilItEnds() async throws {
         let database = try await ScratchDatabase.migrated()
         let asWorker = try await database.configuration(as: .worker)   // as a worker process logs in

@@ -24,4 +24,28 @@ struct WorkerConfigurationTests {
             "\(error)".contains("--apple-sandbox-url")
         }
     }
+
+    @Test(arguments: [(-1, "--history-sync-concurrency"), (1_001, "--history-sync-concurrency")])
+    func historySyncConcurrencyOutOfRangeNamesTheFlag(value: Int, flag: String) {
+        #expect { try HistorySyncRunner.Configuration(name: "w", concurrency: value).validate() } throws: { "\($0)".contains(flag) }
+    }
+
+    @Test(arguments: [(-1, 0.5, "--reconcile-concurrency"), (1_001, 0.5, "--reconcile-concurrency"),
+                      (8, 0, "--reconcile-budget-share"), (8, -0.1, "--reconcile-budget-share"), (8, 1.01, "--reconcile-budget-share"),
+                      (8, .nan, "--reconcile-budget-share")])
+    func reconciliationSettingsOutOfRangeNameTheFlag(concurrency: Int, share: Double, flag: String) {
+        #expect { try StatusReconciler.Configuration(name: "w", concurrency: concurrency, budgetShare: share).validate() } throws: {
+            "\($0)".contains(flag)
+        }
+    }
+
+    @Test func theDefaultsAndTheEdgesOfTheRangesAreAccepted() throws {
+        try HistorySyncRunner.Configuration(name: "w").validate()
+        try HistorySyncRunner.Configuration(name: "w", concurrency: 0).validate()
+        try StatusReconciler.Configuration(name: "w").validate()
+        try StatusReconciler.Configuration(name: "w", concurrency: 0, budgetShare: 1).validate()
+        #expect(HistorySyncRunner.Configuration(name: "w").concurrency == 4)
+        #expect(StatusReconciler.Configuration(name: "w").concurrency == 8)
+        #expect(StatusReconciler.Configuration(name: "w").budgetShare == 0.5)
+    }
 }

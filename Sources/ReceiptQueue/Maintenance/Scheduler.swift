@@ -3,8 +3,8 @@ import Postgres
 import ServiceLifecycle
 
 /// `receiptq scheduler`: every `interval`, the leader (see `SchedulerLeadership`) rescues
-/// expired leases, requeues due `timed_out` jobs and prunes finished jobs past retention, each
-/// in bounded batches. Safe to run several: the others stand by and take over within one
+/// expired leases, requeues due `timed_out` jobs and prunes finished jobs, events, notifications
+/// and subscription corrections past their retention, each in bounded batches. Safe to run several: the others stand by and take over within one
 /// `interval` of the leader's death.
 public final class Scheduler: Service, Sendable {
     public struct Configuration: Sendable {
@@ -35,6 +35,10 @@ public final class Scheduler: Service, Sendable {
         /// Applied App Store notifications (and their signed payloads) are kept this long; `nil`:
         /// forever. Default 365 days.
         public var notificationRetention: Duration? = .seconds(365 * 86_400)
+        /// Subscription corrections (`receiptq.subscription_corrections`: what status checks and
+        /// history syncs found notifications had left wrong) are kept this long; `nil`: forever. At
+        /// least 24 h, the window `receiptq.reconciliation_health` counts. Default 90 days.
+        public var correctionRetention: Duration? = .seconds(90 * 86_400)
 
         public init(interval: Duration = .seconds(2), batchSize: Int = 1000, maxBatchesPerTick: Int = 20,
                     retention: Duration? = .seconds(30 * 86_400), rejectedRetention: Duration? = .seconds(365 * 86_400),
@@ -60,6 +64,9 @@ public final class Scheduler: Service, Sendable {
             for (flag, value) in [("--retention", retention), ("--rejected-retention", rejectedRetention), ("--failed-retention", failedRetention)] {
                 if let value, value <= .zero { throw .init("\(flag) must be positive (0s keeps jobs forever)") }
             }
+            if let correctionRetention, correctionRetention < .seconds(86_400) {
+                throw .init("--correction-retention must be at least 24h (receiptq.reconciliation_health counts the last 24 h), or 0s to keep corrections forever")
+            }
         }
     }
 
@@ -76,6 +83,7 @@ public final class Scheduler: Service, Sendable {
         public var prunedNotifications = 0
         public var expiredConsumptionRequests = 0
         public var requeuedHistorySyncs = 0
+        public var prunedCorrections = 0
     }
 
     public let configuration: Configuration
@@ -101,7 +109,7 @@ public final class Scheduler: Service, Sendable {
                     }
                     if tick.requeuedExpiredLeases + tick.requeuedTimedOut + tick.failed + tick.pruned + tick.requeuedDeliveries
                         + tick.prunedEvents + tick.requeuedNotifications + tick.prunedNotifications + tick.expiredConsumptionRequests
-                        + tick.requeuedHistorySyncs > 0 {
+                        + tick.requeuedHistorySyncs + tick.prunedCorrections > 0 {
                         self.logger.info("scheduler tick", metadata: [
                             "expired_leases_requeued": "\(tick.requeuedExpiredLeases)",
                             "timed_out_requeued": "\(tick.requeuedTimedOut)",
@@ -110,6 +118,7 @@ public final class Scheduler: Service, Sendable {
                             "notifications_requeued": "\(tick.requeuedNotifications)", "notifications_pruned": "\(tick.prunedNotifications)",
                             "consumption_requests_expired": "\(tick.expiredConsumptionRequests)",
                             "history_syncs_requeued": "\(tick.requeuedHistorySyncs)",
+                            "corrections_pruned": "\(tick.prunedCorrections)",
                         ])
                     }
                 } catch {
@@ -170,6 +179,13 @@ public final class Scheduler: Service, Sendable {
                 for _ in 0..<configuration.maxBatchesPerTick {
                     let pruned = try PruneNotifications.run(retention: retention, limit: configuration.batchSize, on: connection)
                     tick.prunedNotifications += pruned
+                    if pruned < configuration.batchSize { break }
+                }
+            }
+            if let retention = configuration.correctionRetention {
+                for _ in 0..<configuration.maxBatchesPerTick {
+                    let pruned = try PruneSubscriptionCorrections.run(retention: retention, limit: configuration.batchSize, on: connection)
+                    tick.prunedCorrections += pruned
                     if pruned < configuration.batchSize { break }
                 }
             }

@@ -17,7 +17,8 @@ import ServiceLifecycle
 public final class HistorySyncRunner: Service, Sendable {
     public struct Configuration: Sendable {
         public var name: String
-        /// Walks at once. Default 4 (each walk is sequential: one page at a time).
+        /// Walks at once (`--history-sync-concurrency`; 0: this worker walks none). Default 4 (each
+        /// walk is sequential: one page at a time).
         public var concurrency: Int
         /// Renewed by every page recorded. Default 60 s.
         public var lease: Duration
@@ -38,6 +39,11 @@ public final class HistorySyncRunner: Service, Sendable {
             self.maxPagesPerClaim = maxPagesPerClaim
             self.shutdownDeadline = shutdownDeadline
             self.decision = decision
+        }
+
+        /// Each setting's range; the message names the flag.
+        public func validate() throws(WorkerConfigurationError) {
+            guard (0...1_000).contains(concurrency) else { throw .init("--history-sync-concurrency must be 0…1000") }
         }
     }
 

@@ -42,11 +42,25 @@ public final class FleetRateLimiter<C: Clock>: ServerAPIRequestGate where C.Dura
         try? await store.pause(bucket.key, until: until)
     }
 
+    /// Returns when `consumer` may send one more request to `endpoint` within its `share` of the
+    /// endpoint's budget: a fleet-wide bucket of its own (`<endpoint>.<consumer>` in
+    /// `receiptq.api_rate_budgets`), refilling at `share ×` the endpoint's rate. It does not stand
+    /// in for `permit`: the caller asks both (`BudgetShareGate`), so the endpoint's whole budget
+    /// still bounds everyone together.
+    public func permit(share: Double, of endpoint: ServerAPIEndpoint, for consumer: String, environment: ServerAPIEnvironment,
+                       bundleId: String) async throws {
+        let key = RateBudgetKey(bundleId: bundleId, endpoint: "\(endpoint.rawValue).\(consumer)", environment: environment.rawValue)
+        try await bucket(key, rate: share * configuration.limits.rate(for: endpoint, in: environment)).acquire()
+    }
+
     private func bucket(_ endpoint: ServerAPIEndpoint, _ environment: ServerAPIEnvironment, _ bundleId: String) -> RateBudgetBucket<C> {
-        let key = RateBudgetKey(bundleId: bundleId, endpoint: endpoint.rawValue, environment: environment.rawValue)
-        return buckets.withLock { buckets in
+        bucket(RateBudgetKey(bundleId: bundleId, endpoint: endpoint.rawValue, environment: environment.rawValue),
+               rate: configuration.limits.rate(for: endpoint, in: environment))
+    }
+
+    private func bucket(_ key: RateBudgetKey, rate: Double) -> RateBudgetBucket<C> {
+        buckets.withLock { buckets in
             if let bucket = buckets[key] { return bucket }
-            let rate = configuration.limits.rate(for: endpoint, in: environment)
             let bucket = RateBudgetBucket(key: key, ratePerSecond: rate, capacity: configuration.capacity(forRate: rate),
                                           store: store, clock: clock, pacing: configuration.pacing, maximumJitter: configuration.maximumJitter)
             buckets[key] = bucket

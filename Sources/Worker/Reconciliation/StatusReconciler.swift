@@ -17,8 +17,13 @@ import ServiceLifecycle
 public final class StatusReconciler: Service, Sendable {
     public struct Configuration: Sendable {
         public var name: String
-        /// Checks in flight at most. Default 8.
+        /// Checks in flight at most (`--reconcile-concurrency`; 0: this worker checks none). Default 8.
         public var concurrency: Int
+        /// The most of Get All Subscription Statuses' fleet budget that status checks may spend, in
+        /// (0, 1] (`--reconcile-budget-share`; a bucket of its own, `BudgetShareGate`). The rest stays
+        /// free for anything else that calls the endpoint with the app's key. A fleet setting: give
+        /// every worker the same (the last worker to start sets the bucket's rate). Default 0.5.
+        public var budgetShare: Double
         /// How long a claimed check may take before another worker may take it. Default 60 s.
         public var lease: Duration
         /// Default 5 s.
@@ -28,13 +33,23 @@ public final class StatusReconciler: Service, Sendable {
         public var shutdownDeadline: Duration
 
         public init(name: String, concurrency: Int = 8, lease: Duration = .seconds(60), pollInterval: Duration = .seconds(5),
-                    schedule: ReconciliationSchedule = ReconciliationSchedule(), shutdownDeadline: Duration = .seconds(3)) {
+                    budgetShare: Double = 0.5, schedule: ReconciliationSchedule = ReconciliationSchedule(),
+                    shutdownDeadline: Duration = .seconds(3)) {
             self.name = name
             self.concurrency = concurrency
+            self.budgetShare = budgetShare
             self.lease = lease
             self.pollInterval = pollInterval
             self.schedule = schedule
             self.shutdownDeadline = shutdownDeadline
+        }
+
+        /// Each setting's range; the message names the flag.
+        public func validate() throws(WorkerConfigurationError) {
+            guard (0...1_000).contains(concurrency) else { throw .init("--reconcile-concurrency must be 0…1000") }
+            guard budgetShare > 0, budgetShare <= 1 else {
+                throw .init("--reconcile-budget-share must be a fraction greater than 0 and at most 1 (0.5: half the endpoint's rate)")
+            }
         }
     }
 

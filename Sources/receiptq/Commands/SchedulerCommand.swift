@@ -31,6 +31,9 @@ struct SchedulerCommand: AsyncParsableCommand {
         if let rejectedRetention = maintenance.rejectedRetention { settings.rejectedRetention = rejectedRetention == .zero ? nil : rejectedRetention }
         if let failedRetention = maintenance.failedRetention { settings.failedRetention = failedRetention == .zero ? nil : failedRetention }
         if let eventRetention = maintenance.eventRetention { settings.eventRetention = eventRetention == .zero ? nil : eventRetention }
+        if let correctionRetention = maintenance.correctionRetention {
+            settings.correctionRetention = correctionRetention == .zero ? nil : correctionRetention
+        }
         settings.budget = retry.budget(settings.budget)
         do {
             try settings.validate()
@@ -113,4 +116,7 @@ struct SchedulerMaintenanceOptions: ParsableArguments {
 
     @Option(help: "Keep events (the feed, webhook replay) this long; 0s keeps them forever. Default: \((defaults.eventRetention ?? .zero).argumentText).")
     var eventRetention: Duration?
+
+    @Option(help: "Keep subscription corrections (receiptq.subscription_corrections: what status checks and history syncs found notifications had left wrong) this long; at least 24h; 0s keeps them forever. Default: \((defaults.correctionRetention ?? .zero).argumentText).")
+    var correctionRetention: Duration?
 }

@@ -8,8 +8,17 @@ import Worker
 /// in PostgreSQL — made the same way by every command that calls Apple (worker, scheduler).
 enum ServerAPIWiring {
     static func clients(_ api: ServerAPISettings, http: HTTPClient, budgetPool: PostgresPool) throws -> ServerAPIClients {
-        let gate = FleetRateLimiter(store: PostgresRateBudgetStore(pool: budgetPool),
-                                    configuration: FleetRateLimiterConfiguration(limits: api.limits), clock: ContinuousClock())
+        try clients(api, http: http, gate: limiter(api, budgetPool: budgetPool))
+    }
+
+    /// The fleet's rate budget as this process takes it: one per process, shared by all its clients.
+    static func limiter(_ api: ServerAPISettings, budgetPool: PostgresPool) -> FleetRateLimiter<ContinuousClock> {
+        FleetRateLimiter(store: PostgresRateBudgetStore(pool: budgetPool),
+                         configuration: FleetRateLimiterConfiguration(limits: api.limits), clock: ContinuousClock())
+    }
+
+    /// Clients behind `gate` (the limiter itself, or a `BudgetShareGate` over it).
+    static func clients(_ api: ServerAPISettings, http: HTTPClient, gate: any ServerAPIRequestGate) throws -> ServerAPIClients {
         let tokens = try api.tokens()
         return ServerAPIClients(
             production: try AppStoreServerAPIClient(environment: .production, httpClient: http, tokens: tokens, configuration: api.api, gate: gate),

@@ -86,6 +86,23 @@ struct WorkerCommand: AsyncParsableCommand {
         return settings
     }
 
+    /// History syncs' and status checks' settings (they run with App Store Server API credentials),
+    /// validated whether or not credentials are configured.
+    func subscriptionWork(_ settings: WorkerConfiguration) throws -> (HistorySyncRunner.Configuration, StatusReconciler.Configuration) {
+        var syncs = HistorySyncRunner.Configuration(name: settings.name, lease: settings.lease, shutdownDeadline: settings.shutdownDeadline)
+        syncs.concurrency = capacity.historySyncConcurrency ?? syncs.concurrency
+        var checks = StatusReconciler.Configuration(name: settings.name, lease: settings.lease, shutdownDeadline: settings.shutdownDeadline)
+        checks.concurrency = capacity.reconcileConcurrency ?? checks.concurrency
+        checks.budgetShare = capacity.reconcileBudgetShare ?? checks.budgetShare
+        do {
+            try syncs.validate()
+            try checks.validate()
+        } catch {
+            throw ConfigurationError("\(error)")
+        }
+        return (syncs, checks)
+    }
+
     /// `--refund-preference` (or its variable), else no preference.
     func refundPreferencePolicy() throws -> RefundPreferencePolicy {
         guard let text = policy.refundPreference else { return .noPreference }
@@ -99,6 +116,7 @@ struct WorkerCommand: AsyncParsableCommand {
         let environment = EnvironmentReader()
         MallocArenas.limit(environment: environment)   // before the verifications allocate
         var settings = try settings(environment)
+        let (historySyncs, statusChecks) = try subscriptionWork(settings)
         let roots = try serverAPI.trustedRoots(environment)
         settings.writer.ownership.testRoots = roots.areTestRoots
         let refundPolicy = try refundPreferencePolicy()
@@ -149,10 +167,16 @@ struct WorkerCommand: AsyncParsableCommand {
         let transactionVerifier = try serverAPI.transactionVerifier(bundleIds: settings.bundleIDs, acceptSandbox: true, environment,
                                                                     ocsp: OnlineRevocation.requester)
         var serverClients: ServerAPIClients?
+        // Status checks: the same limiter, behind their own share of Get All Subscription Statuses.
+        var statusCheckClients: ServerAPIClients?
         let serverHTTP = HTTPClient(configuration: HTTPClientConfiguration(maxTotalConnections: 256, caBundlePath: apple.caBundle))
         let rateBudgetPool = PostgresPool(configuration: databaseConfiguration, size: 2, logger: logger)
         if serverAPIConfigured {
-            serverClients = try ServerAPIWiring.clients(try serverAPI.settings(environment), http: serverHTTP, budgetPool: rateBudgetPool)
+            let api = try serverAPI.settings(environment)
+            let limiter = ServerAPIWiring.limiter(api, budgetPool: rateBudgetPool)
+            serverClients = try ServerAPIWiring.clients(api, http: serverHTTP, gate: limiter)
+            statusCheckClients = try ServerAPIWiring.clients(api, http: serverHTTP, gate: BudgetShareGate(
+                limiter: limiter, endpoint: .getAllSubscriptionStatuses, consumer: "reconciliation", share: statusChecks.budgetShare))
         }
         var runnerSettings = TransactionJobRunner.Configuration(name: settings.name, receiptsThroughServerAPI: receiptsThroughServerAPI,
                                                                 lease: settings.lease)
@@ -196,13 +220,15 @@ struct WorkerCommand: AsyncParsableCommand {
                 name: settings.name, refundPreference: refundPolicy, shutdownDeadline: settings.shutdownDeadline),
                                              pool: notificationPool, clients: serverClients, logger: logger))
             // History syncs (restores, first sightings, `receiptq sync`): Transaction History v2 pages under the same budget.
-            work.append(HistorySyncRunner(configuration: HistorySyncRunner.Configuration(
-                name: settings.name, lease: settings.lease, shutdownDeadline: settings.shutdownDeadline),
-                                          pool: notificationPool, clients: serverClients, verifier: transactionVerifier, logger: logger))
-            // Status reconciliation: Get All Subscription Statuses, due-first, under that endpoint's own budget.
-            work.append(StatusReconciler(configuration: StatusReconciler.Configuration(
-                name: settings.name, lease: settings.lease, shutdownDeadline: settings.shutdownDeadline),
-                                         pool: notificationPool, clients: serverClients, verifier: transactionVerifier, logger: logger))
+            if historySyncs.concurrency > 0 {
+                work.append(HistorySyncRunner(configuration: historySyncs, pool: notificationPool, clients: serverClients,
+                                              verifier: transactionVerifier, logger: logger))
+            }
+            // Status reconciliation: Get All Subscription Statuses, due-first, within its share of that endpoint's budget.
+            if let statusCheckClients, statusChecks.concurrency > 0 {
+                work.append(StatusReconciler(configuration: statusChecks, pool: notificationPool, clients: statusCheckClients,
+                                             verifier: transactionVerifier, logger: logger))
+            }
         }
         // On SIGTERM the work stops together, each part draining within --shutdown-deadline; the
         // admin listener (shut down after it) answers probes and scrapes until then.

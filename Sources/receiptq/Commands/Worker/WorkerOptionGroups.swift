@@ -48,6 +48,15 @@ struct WorkerCapacityOptions: ParsableArguments {
     @Option(help: "Webhook deliveries in flight at most (0: this worker delivers none). Default: \(WebhookDelivererConfiguration(name: "").concurrency).")
     var webhookConcurrency: Int?
 
+    @Option(help: "With App Store Server API credentials: history syncs (walks of Transaction History v2, one page at a time) in flight at most (0: this worker walks none). Default: \(HistorySyncRunner.Configuration(name: "").concurrency).")
+    var historySyncConcurrency: Int?
+
+    @Option(help: "With App Store Server API credentials: subscription status checks (Get All Subscription Statuses) in flight at most (0: this worker checks none). Default: \(StatusReconciler.Configuration(name: "").concurrency).")
+    var reconcileConcurrency: Int?
+
+    @Option(help: "The most of Get All Subscription Statuses' fleet-wide rate budget that status checks may spend, a fraction greater than 0 and at most 1 (a bucket of its own; give every worker the same). Default: \(StatusReconciler.Configuration(name: "").budgetShare).")
+    var reconcileBudgetShare: Double?
+
     @Option(help: "How long a claimed job is this worker's (must exceed two Apple calls plus 5s). Default: \(defaults.lease.argumentText).")
     var lease: Duration?
 
