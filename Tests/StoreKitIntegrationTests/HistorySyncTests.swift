@@ -169,7 +169,7 @@ struct HistorySyncTests {
             let subscription = try pipeline.buy("com.example.basic", type: .autoRenewable, customer: "c5", expiresInSeconds: 3600)
             let chargedBack = try pipeline.buy("com.example.coins", customer: "c5")
             let unsubmitted = try pipeline.buy("com.example.coins", customer: "c5")
-            let staleJWS = try pipeline.signed(unsubmitted)   // what the device holds, signed before Apple's refund
+            let staleJWS = pipeline.signed(unsubmitted)   // what the device holds, signed before Apple's refund
             for purchase in [subscription, chargedBack] {
                 let job = try await pipeline.submit(signed: pipeline.signed(purchase), user: "u5")
                 #expect(try await pipeline.final(try #require(job.id))["verdict"] as? String == "delivered")
