@@ -89,6 +89,36 @@ struct HistorySyncAgreementTests {
         }
     }
 
+    /// A walk that reached its last page ends the syncs of the customer's other original
+    /// transactions as `.covered` says: queued ones never walked, not a vouched backfill, nothing else.
+    @Test func aSyncedWalkCoversTheCustomersOtherSyncsAsTheSpecSays() async throws {
+        let fixture = try await QueueFixture.make()
+        defer { fixture.shutdown() }
+        var rows = try await Self.rows(fixture)
+        // Beside them: one queued sync already walked, one vouched backfill (the owner's login may write it).
+        for (original, walked) in [("walked", true), ("vouched", false)] {
+            try await fixture.pool.query("""
+                INSERT INTO receiptq.history_syncs (original_transaction_id, environment, reason, user_id, state, pages, revision)
+                VALUES ($1, 'Production', $2, $3, 'queued', $4, $5)
+                """, [original, walked ? "request" : "backfill", walked ? nil : "player42", walked ? 1 : 0, walked ? "r0" : nil])
+            rows.append(Row(key: HistorySyncLease(originalTransactionID: original, environment: "Production", attempt: 0, userID: nil, revision: nil),
+                            state: .queued, facts: .init(attempts: 0, walked: walked, vouched: !walked), budget: original))
+        }
+        let walker = try #require(rows.first { $0.state == .syncing && $0.facts.attempts < Self.lifecycle.maxAttempts })
+        let others = rows.filter { $0.key.originalTransactionID != walker.key.originalTransactionID }
+        let state = try await fixture.pool.withConnection {
+            try FinishHistorySync.run(walker.key, .synced, worker: "w", covering: Set(others.map(\.key.originalTransactionID)), revision: "r1", on: $0)
+        }
+        #expect(state == .synced)
+        for row in others {
+            let expected = Self.lifecycle.next(row.state, on: .covered, facts: row.facts, now: Date()) ?? row.state
+            #expect(try await Self.state(fixture, row.key) == expected, "\(row.state.rawValue), \(row.budget)")
+            let coveredBy: String? = try await fixture.pool.query("SELECT covered_by FROM receiptq.history_syncs WHERE original_transaction_id = $1",
+                                                                  [row.key.originalTransactionID])[0].decodeIfPresent("covered_by")
+            #expect(coveredBy == (expected != row.state ? walker.key.originalTransactionID : nil))
+        }
+    }
+
     /// Shutdown and a long walk's yield are not in the state machine: a walk handed back goes to the
     /// queue whatever its attempts, with the claim's attempt given back; nothing else moves.
     @Test(arguments: [FinishHistorySync.Ending.release, .yielded])

@@ -4,7 +4,7 @@ import Testing
 
 /// `HistorySyncLifecycle`, one row per (state, event): a page is a checkpoint that keeps the walk
 /// leased; retries and expired leases give up after `maxAttempts`; only a finished sync is asked for
-/// again (a running one is left alone).
+/// again (a running one is left alone); another walk of the customer's history covers a queued one.
 @Suite("History sync lifecycle: every state and event")
 struct HistorySyncLifecycleTests {
     typealias S = HistorySyncState
@@ -28,7 +28,18 @@ struct HistorySyncLifecycleTests {
         (.failed, .request, 20, .queued),
         (.synced, .claim, 3, nil),
         (.failed, .complete(.synced), 3, nil),
+        (.queued, .covered, 0, .synced),
+        (.syncing, .covered, 3, nil),
+        (.synced, .covered, 3, nil),
+        (.failed, .covered, 20, nil),
     ]
+
+    /// A queued sync with a revision of its own, or an operator's vouched backfill, is not covered.
+    @Test func aWalkedOrVouchedSyncIsNotCovered() {
+        let lifecycle = HistorySyncLifecycle()
+        #expect(lifecycle.next(.queued, on: .covered, facts: .init(attempts: 2, walked: true), now: Date()) == nil)
+        #expect(lifecycle.next(.queued, on: .covered, facts: .init(attempts: 0, vouched: true), now: Date()) == nil)
+    }
 
     @Test(arguments: rows.indices)
     func eachTransition(_ index: Int) {

@@ -29,6 +29,7 @@ public enum HistorySyncState: String, Sendable, CaseIterable, Codable, QueueStat
 ///       ▲  ▲              │ (page: revision kept, still syncing)
 ///       │  └── retry (attempts left; else failed), lease expired ◀──┘
 ///       └── request (a restore, a backfill, first sighting again) ◀── synced | failed
+///     queued ──covered (another walk of the customer's history reached its last page)──▶ synced
 public struct HistorySyncLifecycle: Sendable, Equatable, QueueLifecycle {
     public enum Event: Sendable, Hashable {
         /// A worker leases a due sync (`ClaimHistorySyncs`).
@@ -41,6 +42,10 @@ public struct HistorySyncLifecycle: Sendable, Equatable, QueueLifecycle {
         case leaseExpired
         /// Someone asks for the sync again (`QueueHistorySync`): a finished one runs from its revision.
         case request
+        /// A walk of another original transaction of the same customer reached its last page
+        /// (`FinishHistorySync`'s cover): Apple's history is the customer's, so it imported this
+        /// one's too.
+        case covered
     }
 
     public enum End: Sendable, Hashable {
@@ -53,7 +58,15 @@ public struct HistorySyncLifecycle: Sendable, Equatable, QueueLifecycle {
     public struct Facts: Sendable, Equatable {
         /// Claims so far, this one included.
         public var attempts: Int
-        public init(attempts: Int) { self.attempts = attempts }
+        /// A page of it was imported (it has a revision of its own to resume from).
+        public var walked: Bool
+        /// An operator's backfill naming a user, whose owner rule another walk does not apply.
+        public var vouched: Bool
+        public init(attempts: Int, walked: Bool = false, vouched: Bool = false) {
+            self.attempts = attempts
+            self.walked = walked
+            self.vouched = vouched
+        }
     }
 
     /// Claims before a walk that keeps failing gives up. Default 20.
@@ -76,6 +89,7 @@ public struct HistorySyncLifecycle: Sendable, Equatable, QueueLifecycle {
         case (.syncing, .complete(.retry)): facts.attempts < maxAttempts ? .queued : .failed
         case (.syncing, .leaseExpired): facts.attempts < maxAttempts ? .queued : .failed
         case (.synced, .request), (.failed, .request): .queued
+        case (.queued, .covered): facts.walked || facts.vouched ? nil : .synced
         default: nil
         }
     }
