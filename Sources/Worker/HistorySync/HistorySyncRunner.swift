@@ -65,9 +65,8 @@ public final class HistorySyncRunner: Service, Sendable {
         self.configuration = configuration
         runner = QueueRunner(
             work: Work(configuration: configuration, pool: pool, clients: clients, verifier: verifier, metrics: metrics, logger: logger),
-            configuration: .init(batch: configuration.concurrency, capacity: configuration.concurrency, concurrency: configuration.concurrency,
-                                 refill: .whenSlotFree, pollInterval: configuration.pollInterval,
-                                 shutdownDeadline: configuration.shutdownDeadline, channels: []),
+            configuration: .polling(slots: configuration.concurrency, every: configuration.pollInterval,
+                                    shutdownDeadline: configuration.shutdownDeadline),
             database: nil, logger: logger)
     }
 
@@ -102,9 +101,7 @@ public final class HistorySyncRunner: Service, Sendable {
             var walk = Walk()
             var revision = lease.revision
             var originals: Set<String> = []
-            let environment: ServerAPIEnvironment = lease.environment == ServerAPIEnvironment.sandbox.rawValue ? .sandbox : .production
-            let client = clients.client(for: environment)
-            let pageVerifier = environment == .production ? verifier.production : (verifier.sandbox ?? verifier.production)
+            let (client, pageVerifier) = clients.answering(in: lease.environment, verifiedBy: verifier)
             let ending: FinishHistorySync.Ending
             do {
                 while true {

@@ -61,9 +61,8 @@ public final class StatusReconciler: Service, Sendable {
         self.configuration = configuration
         runner = QueueRunner(
             work: Work(configuration: configuration, pool: pool, clients: clients, verifier: verifier, metrics: metrics, logger: logger),
-            configuration: .init(batch: configuration.concurrency, capacity: configuration.concurrency, concurrency: configuration.concurrency,
-                                 refill: .whenSlotFree, pollInterval: configuration.pollInterval,
-                                 shutdownDeadline: configuration.shutdownDeadline, channels: []),
+            configuration: .polling(slots: configuration.concurrency, every: configuration.pollInterval,
+                                    shutdownDeadline: configuration.shutdownDeadline),
             database: nil, logger: logger)
     }
 
@@ -87,9 +86,7 @@ public final class StatusReconciler: Service, Sendable {
         }
 
         func perform(_ lease: ReconciliationLease) async {
-            let environment: ServerAPIEnvironment = lease.environment == ServerAPIEnvironment.sandbox.rawValue ? .sandbox : .production
-            let client = clients.client(for: environment)
-            let answerVerifier = environment == .production ? verifier.production : (verifier.sandbox ?? verifier.production)
+            let (client, answerVerifier) = clients.answering(in: lease.environment, verifiedBy: verifier)
             let fact: SubscriptionFact?
             var others: [SubscriptionFact] = []
             do {

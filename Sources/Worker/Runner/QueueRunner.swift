@@ -35,6 +35,13 @@ final class QueueRunner<Work: LeasedWork>: Sendable {
         var shutdownDeadline: Duration
         /// NOTIFY channels that wake the runner (none: it only polls).
         var channels: [String]
+
+        /// `slots` in flight, one claimed whenever one ends, found by polling alone: the shape of
+        /// work that waits on Apple's Server API for each lease (history walks, status checks).
+        static func polling(slots: Int, every pollInterval: Duration, shutdownDeadline: Duration) -> Configuration {
+            Configuration(batch: slots, capacity: slots, concurrency: slots, refill: .whenSlotFree, pollInterval: pollInterval,
+                          shutdownDeadline: shutdownDeadline, channels: [])
+        }
     }
 
     let configuration: Configuration

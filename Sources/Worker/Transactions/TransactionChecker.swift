@@ -81,7 +81,7 @@ public struct TransactionChecker: Sendable {
         let verifier = self.verifier
         do {
             let (environment, transaction) = try await serverAPI.inEitherEnvironment { client in
-                let answerVerifier = client.environment == .production ? verifier.production : (verifier.sandbox ?? verifier.production)
+                let answerVerifier = verifier.answers(of: client.environment)
                 return try await client.verifiedTransactionInfo(transactionId: transactionID, verifier: answerVerifier)
             }
             return .verified(transaction, environment: environment.rawValue)
