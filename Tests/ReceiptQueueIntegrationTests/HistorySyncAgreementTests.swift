@@ -82,6 +82,18 @@ struct HistorySyncAgreementTests {
         }
     }
 
+    /// `receiptq release --worker` ends that worker's walks as an expired lease would, whether or
+    /// not the lease ran out; another worker's walks stay leased.
+    @Test func releaseByWorkerEndsItsWalksAsAnExpiredLease() async throws {
+        try await Self.check(.leaseExpired) { fixture, _ in
+            // Leased until later, and by "w": only its release ends them.
+            try await fixture.pool.query("UPDATE receiptq.history_syncs SET locked_until = now() + interval '1 hour' WHERE state = 'syncing'")
+            let released = try await fixture.pool.transaction { try ReleaseWorkerLeases.run(worker: "w", on: $0) }
+            #expect(released.historySyncs == Self.budgets.count)
+            #expect(try await fixture.pool.transaction { try ReleaseWorkerLeases.run(worker: "someone-else", on: $0) }.historySyncs == 0)
+        }
+    }
+
     /// The scheduler's tick rescues them as `RescueHistorySyncLeases` does, as its own role.
     @Test func schedulerRescuesHistorySyncLeases() async throws {
         try await Self.check(.leaseExpired) { fixture, _ in

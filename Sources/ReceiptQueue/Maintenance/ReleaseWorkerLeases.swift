@@ -1,7 +1,7 @@
 import Postgres
 
 /// `receiptq release --worker NAME`: every lease a worker holds — jobs, notifications,
-/// consumption requests, webhook deliveries — ends now, as the scheduler would end it once it
+/// consumption requests, webhook deliveries, history syncs — ends now, as the scheduler would end it once it
 /// expired (each queue's `leaseExpired` event: the attempt counts, and a row whose budget is spent
 /// is given up, with its `job.failed` event in the same transaction). For a worker known to be
 /// dead, instead of waiting out its leases. In one transaction, a batch at a time.
@@ -14,8 +14,10 @@ public enum ReleaseWorkerLeases {
         public var notifications = 0
         public var consumptionRequests = 0
         public var deliveries = 0
+        /// History syncs back in the queue (they resume from their revision) or given up.
+        public var historySyncs = 0
 
-        public var total: Int { jobsRequeued + jobsFailed.count + notifications + consumptionRequests + deliveries }
+        public var total: Int { jobsRequeued + jobsFailed.count + notifications + consumptionRequests + deliveries + historySyncs }
     }
 
     /// The budgets the scheduler applies to expired leases (its own flags): jobs, notifications,
@@ -55,6 +57,11 @@ public enum ReleaseWorkerLeases {
             let deliveries = try RescueExpiredDeliveries.run(worker: worker, limit: batch, deadline: budgets.deliveries.deadline, on: connection)
             released.deliveries += deliveries
             if deliveries < batch { break }
+        }
+        while true {
+            let syncs = try RescueHistorySyncLeases.run(limit: batch, worker: worker, on: connection)
+            released.historySyncs += syncs
+            if syncs < batch { break }
         }
         // Wake the idle workers and deliverers at commit.
         if released.jobsRequeued > 0 { try connection.query("SELECT pg_notify('receiptq_jobs', '')") }

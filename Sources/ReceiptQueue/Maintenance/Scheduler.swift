@@ -174,7 +174,11 @@ public final class Scheduler: Service, Sendable {
             }
             if tick.requeuedNotifications > 0 { try connection.query("SELECT pg_notify('receiptq_notifications', '')") }
             tick.expiredConsumptionRequests = try ExpireConsumptionRequests.run(limit: configuration.batchSize, on: connection)
-            tick.requeuedHistorySyncs = try RescueHistorySyncLeases.run(limit: configuration.batchSize, on: connection)
+            for _ in 0..<configuration.maxBatchesPerTick {
+                let rescued = try RescueHistorySyncLeases.run(limit: configuration.batchSize, on: connection)
+                tick.requeuedHistorySyncs += rescued
+                if rescued < configuration.batchSize { break }
+            }
             if let retention = configuration.notificationRetention {
                 for _ in 0..<configuration.maxBatchesPerTick {
                     let pruned = try PruneNotifications.run(retention: retention, limit: configuration.batchSize, on: connection)

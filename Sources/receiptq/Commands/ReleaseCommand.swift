@@ -13,7 +13,7 @@ struct ReleaseCommand: AsyncParsableCommand {
         abstract: "End every lease a dead worker holds now, as if it had expired.",
         discussion: """
             Only for a worker you know is dead (its leases would expire anyway; a live worker's late answers are then \
-            refused by the fence). Jobs, notifications, consumption requests and webhook deliveries go back to their \
+            refused by the fence). Jobs, notifications, consumption requests, webhook deliveries and history syncs go back to their \
             queues; a job past its retry budget ends failed with its job.failed event. The budget is the scheduler's: \
             RECEIPTQ_MAX_ATTEMPTS and RECEIPTQ_RETRY_DEADLINE from the shared configuration, or the flags. Prints what moved (--dry-run: what would move).
             """)
@@ -49,7 +49,8 @@ struct ReleaseCommand: AsyncParsableCommand {
         print("""
             \(dryRun ? "would release" : "released") \(released.total) leases of worker \(worker): \
             \(released.jobsRequeued) jobs requeued, \(released.jobsFailed.count) jobs failed (budget spent)\(failed.isEmpty ? "" : ": " + failed), \
-            \(released.notifications) notifications, \(released.consumptionRequests) consumption requests, \(released.deliveries) webhook deliveries
+            \(released.notifications) notifications, \(released.consumptionRequests) consumption requests, \(released.deliveries) webhook deliveries, \
+            \(released.historySyncs) history syncs
             """)
     }
 }
