@@ -200,6 +200,27 @@ struct SubmissionFactsTests {
         }
     }
 
+    @Test("a model the worker cannot read never costs the payer the verdict: the grant commits, the facts are left out")
+    func unreadableModelNeverCostsTheVerdict() async throws {
+        try await withPipeline { pipeline in
+            let worker = try pipeline.startReceiptWorker()
+            let bought = try pipeline.buy(Self.basic, type: .autoRenewable, expiresInSeconds: 3600)
+            #expect(try await Self.submit(pipeline, Self.receipt([bought], created: Date()), bought, user: "u1")["verdict"] as? String
+                    == "delivered")
+            try await pipeline.pool.query("UPDATE receiptq.subscriptions SET model = '{\"unreadable\": true}' WHERE original_transaction_id = $1",
+                                          [bought.originalTransactionId])
+            let renewed = try pipeline.fake.serverAPI.renew(originalTransactionId: bought.originalTransactionId, expiresInSeconds: 3600)
+            let status = try await Self.submit(pipeline, Self.receipt([bought, renewed], created: Date().addingTimeInterval(1)), renewed, user: "u1")
+            #expect(status["verdict"] as? String == "delivered", "\(status)")
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.grants WHERE user_id = 'u1'") == 2)
+            #expect(try await pipeline.count("""
+                SELECT count(*) AS count FROM receiptq.subscriptions WHERE model = '{"unreadable": true}'::jsonb
+                """) == 1, "the facts were left out whole")
+            #expect(try await Self.events(pipeline, user: "u1") == ["subscription.purchased"])
+            try await worker.stop()
+        }
+    }
+
     @Test("a signed transaction of an auto-renewable subscription fills the model; a consumable's does not")
     func signedTransactionFillsTheModel() async throws {
         try await withPipeline { pipeline in

@@ -81,6 +81,8 @@ public enum RecordOutcomes {
         public var subscriptionFacts = 0
         /// Changes those facts made to the model.
         public var subscriptionChanges = 0
+        /// Why the model could not take the batch's facts (the verdicts committed without them).
+        public var subscriptionFactsSkipped: String?
 
         /// Jobs whose attempt was written.
         public var completed: Set<Int64> { Set(outcomes.keys) }
@@ -159,8 +161,7 @@ public enum RecordOutcomes {
             }
         }
         let planned = ApplySubmissionFacts.plan(attempts, outcomes: outcomes)
-        let subscriptions = planned.isEmpty ? ApplySubmissionFacts.Result()
-            : try ApplySubmissionFacts.run(planned, now: now, on: connection)
+        let subscriptions = try ApplySubmissionFacts.run(planned, now: now, on: connection)
         var completions: [CompleteBatch.Completion] = []
         for attempt in attempts {
             guard let outcome = outcomes[attempt.lease.id] else { continue }
@@ -179,7 +180,8 @@ public enum RecordOutcomes {
         try AppendEvents.run(subscriptions.events, on: connection)
         return Result(outcomes: outcomes, unmatchedGrants: unmatched,
                       lostLease: Set(attempts.map(\.lease.id)).subtracting(held),
-                      subscriptionFacts: subscriptions.applied, subscriptionChanges: subscriptions.changes)
+                      subscriptionFacts: subscriptions.applied, subscriptionChanges: subscriptions.changes,
+                      subscriptionFactsSkipped: subscriptions.skipped)
     }
 
     /// The row `outcome` writes, by `JobLifecycle.next` from `verifying`; a retry whose budget

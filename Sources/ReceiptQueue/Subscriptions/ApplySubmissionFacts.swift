@@ -17,6 +17,10 @@ import Postgres
 /// - The same fact twice in a batch (one receipt, two jobs) is applied once; facts are applied in
 ///   (original transaction, environment) order, so two batches never wait on each other's
 ///   subscription rows in a cycle.
+/// - The model never costs a payer the verdict: the facts are applied under a savepoint, and one
+///   the model cannot take (a stored snapshot it cannot read) is left out of the commit and
+///   reported (`Result.skipped`); a passing failure (a deadlock, a lost connection) is thrown, and
+///   the writer retries the whole batch.
 public enum ApplySubmissionFacts {
     public struct Planned: Sendable, Hashable {
         public var fact: SubscriptionFact
@@ -35,6 +39,8 @@ public enum ApplySubmissionFacts {
         public var changes = 0
         /// Facts applied (repeats and older facts included).
         public var applied = 0
+        /// Why the batch's facts were left out (the verdicts commit without them); nil when applied.
+        public var skipped: String?
     }
 
     public static func plan(_ attempts: [FinishedAttempt], outcomes: [Int64: JobOutcome]) -> [Planned] {
@@ -68,8 +74,28 @@ public enum ApplySubmissionFacts {
         }.map(\.element)
     }
 
-    /// Applies the planned facts in the caller's transaction; the caller appends the events.
+    /// Applies the planned facts in the caller's transaction, under a savepoint (2 statements
+    /// more, only for a batch with facts); the caller appends the events.
     public static func run(_ planned: [Planned], now: Date, on connection: PostgresConnection) throws -> Result {
+        guard !planned.isEmpty else { return Result() }
+        try connection.query("SAVEPOINT submission_facts")
+        do {
+            let result = try apply(planned, now: now, on: connection)
+            try connection.query("RELEASE SAVEPOINT submission_facts")
+            return result
+        } catch {
+            if let failure = error as? PostgresError, failure.isConnectionFailure || passingStates.contains(failure.sqlState ?? "") {
+                throw error
+            }
+            try connection.query("ROLLBACK TO SAVEPOINT submission_facts")
+            return Result(skipped: String(describing: error).prefix(300).description)
+        }
+    }
+
+    /// Deadlock, serialization failure, lock not available, too many connections: worth retrying.
+    static let passingStates: Set<String> = ["40P01", "40001", "55P03", "53300"]
+
+    static func apply(_ planned: [Planned], now: Date, on connection: PostgresConnection) throws -> Result {
         var result = Result()
         for item in planned {
             let applied = try ApplySubscriptionFact.run(item.fact, now: now, owner: item.owner, on: connection)
