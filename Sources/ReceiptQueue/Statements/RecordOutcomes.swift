@@ -12,8 +12,8 @@ import Postgres
 ///    (the order of its advisory locks): granted, already granted (one ledger row per purchase),
 ///    another account's (`owned_elsewhere`), a claim without proof (`resubmit`), or held because
 ///    the app requires an appAccountToken (`failed`).
-/// 4. Applies what the granted submissions say about subscriptions to the model
-///    (`ApplySubmissionFacts`; nothing for a batch without subscription periods).
+/// 4. Applies what the submissions whose purchase the ledger holds say about subscriptions to
+///    the model (`ApplySubmissionFacts`; nothing for a batch without subscription periods).
 /// 5. Ends every held job with `CompleteBatch`, in the state `JobLifecycle` gives its outcome.
 /// 6. Appends one event per job that reached a terminal state (`AppendJobEvents`), then the
 ///    subscriptions' events, last, so the events commit with the changes they report.
