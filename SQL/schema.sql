@@ -1973,7 +1973,7 @@ COMMENT ON COLUMN receiptq.subscriptions.renews_to_product_id IS 'The product it
 -- Name: COLUMN subscriptions.last_source; Type: COMMENT; Schema: receiptq; Owner: -
 --
 
-COMMENT ON COLUMN receiptq.subscriptions.last_source IS 'What last changed it: notification:<TYPE>[:<SUBTYPE>], submission, history or status_check.';
+COMMENT ON COLUMN receiptq.subscriptions.last_source IS 'What last changed it: notification:<TYPE>[:<SUBTYPE>], receipt (a submitted receipt), transaction (a submitted signed transaction), history or status_check.';
 
 
 --

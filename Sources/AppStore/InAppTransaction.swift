@@ -20,6 +20,15 @@ public struct InAppTransaction: Sendable, Decodable, Equatable {
     public var inAppOwnershipType: String?
     public var isTrialPeriod: Bool?
     public var isInIntroOfferPeriod: Bool?
+    /// Subscriptions: the customer upgraded away from this period's product (`is_upgraded`).
+    public var isUpgraded: Bool?
+    public var subscriptionGroupIdentifier: String?
+    /// Why Apple refunded it (`cancellation_reason`: "1" an issue in the app, "0" another reason).
+    public var cancellationReason: String?
+    /// The promotional offer the period was bought with (`promotional_offer_id`).
+    public var promotionalOfferID: String?
+    /// The offer code redeemed for the period (`offer_code_ref_name`).
+    public var offerCodeRefName: String?
     /// The appAccountToken the app bought with (StoreKit 2's, or a UUID it passed as StoreKit 1's
     /// applicationUsername), as Apple returns it (`app_account_token`); nil when absent or not a UUID.
     public var appAccountToken: UUID?
@@ -38,6 +47,11 @@ public struct InAppTransaction: Sendable, Decodable, Equatable {
         inAppOwnershipType = c.lenientString(AnyCodingKey("in_app_ownership_type"))
         isTrialPeriod = c.lenientBool(AnyCodingKey("is_trial_period"))
         isInIntroOfferPeriod = c.lenientBool(AnyCodingKey("is_in_intro_offer_period"))
+        isUpgraded = c.lenientBool(AnyCodingKey("is_upgraded"))
+        subscriptionGroupIdentifier = c.lenientString(AnyCodingKey("subscription_group_identifier"))
+        cancellationReason = c.lenientString(AnyCodingKey("cancellation_reason"))
+        promotionalOfferID = c.lenientString(AnyCodingKey("promotional_offer_id"))
+        offerCodeRefName = c.lenientString(AnyCodingKey("offer_code_ref_name"))
         appAccountToken = c.lenientString(AnyCodingKey("app_account_token")).flatMap { UUID(uuidString: $0) }
     }
 
@@ -62,6 +76,11 @@ public struct PendingRenewalInfo: Sendable, Decodable, Equatable {
     /// Why a subscription expired ("1" cancelled, "2" billing error, …), as Apple sent it.
     public var expirationIntent: String?
     public var isInBillingRetryPeriod: Bool?
+    /// When the billing grace period ends (`grace_period_expires_date_ms`), while in one.
+    public var gracePeriodExpiresDateMs: Int64?
+    /// The customer's answer to a price increase: 0 not yet, 1 agreed (`price_increase_status`,
+    /// earlier `price_consent_status`).
+    public var priceIncreaseStatus: Int?
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: AnyCodingKey.self)
@@ -71,5 +90,8 @@ public struct PendingRenewalInfo: Sendable, Decodable, Equatable {
         autoRenewStatus = c.lenientBool(AnyCodingKey("auto_renew_status"))
         expirationIntent = c.lenientString(AnyCodingKey("expiration_intent"))
         isInBillingRetryPeriod = c.lenientBool(AnyCodingKey("is_in_billing_retry_period"))
+        gracePeriodExpiresDateMs = c.lenientString(AnyCodingKey("grace_period_expires_date_ms")).flatMap { Int64($0) }
+        priceIncreaseStatus = (c.lenientString(AnyCodingKey("price_increase_status")) ?? c.lenientString(AnyCodingKey("price_consent_status")))
+            .flatMap { Int($0) }
     }
 }

@@ -44,6 +44,8 @@ public struct AppReceipt: Sendable, Decodable {
     public var receiptType: String?
     /// Every in-app transaction in the receipt (empty when the app sold nothing yet).
     public var inApp: [InAppTransaction]
+    /// When the device's receipt was made (`receipt_creation_date_ms`); nil in the iOS 6 shape.
+    public var receiptCreationDateMs: Int64?
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: AnyCodingKey.self)
@@ -51,6 +53,7 @@ public struct AppReceipt: Sendable, Decodable {
         applicationVersion = container.lenientString(AnyCodingKey("application_version")) ?? container.lenientString(AnyCodingKey("bvrs"))
         originalApplicationVersion = container.lenientString(AnyCodingKey("original_application_version"))
         receiptType = container.lenientString(AnyCodingKey("receipt_type"))
+        receiptCreationDateMs = container.lenientString(AnyCodingKey("receipt_creation_date_ms")).flatMap { Int64($0) }
         if container.contains(AnyCodingKey("in_app")) {
             inApp = container.lenientList(InAppTransaction.self, AnyCodingKey("in_app"))
         } else if container.lenientString(AnyCodingKey("transaction_id")) != nil, let single = try? InAppTransaction(from: decoder) {

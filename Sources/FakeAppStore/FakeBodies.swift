@@ -41,7 +41,8 @@ enum FakeBodies {
     /// A valid answer. iOS 7 style (the default): `receipt.in_app` holds every transaction as
     /// the device's receipt had it, and `latest_receipt_info` Apple's server-side copy of the
     /// subscriptions and of anything refunded after the receipt was made (only that copy shows
-    /// such a refund); `pending_renewal_info` for subscriptions. iOS 6 style (`style: "ios6"`,
+    /// such a refund); `pending_renewal_info` for subscriptions (the receipt's own, else each
+    /// renews to the same product). iOS 6 style (`style: "ios6"`,
     /// the shape of the seeds' example): the first transaction's fields directly in `receipt`,
     /// `bid` for the bundle id, no `in_app`, and `latest_receipt_info` as one object.
     static func valid(status: Int, receipt: FakeReceipt, endpoint: FakeEndpoint, delay: Duration) -> FakeAnswer {
@@ -55,19 +56,20 @@ enum FakeBodies {
             response["receipt"] = flat
             if let latest = server.last { response["latest_receipt_info"] = wire(latest, device: false) }
         } else {
-            response["receipt"] = [
+            var object: [String: Any] = [
                 "receipt_type": endpoint == .production ? "Production" : "ProductionSandbox",
                 "bundle_id": receipt.bundleID, "application_version": "1",
                 "in_app": receipt.inApp.map { wire($0, device: true) },
-            ] as [String: Any]
+            ]
+            if let created = receipt.creationDateMs { object["receipt_creation_date_ms"] = String(created) }
+            response["receipt"] = object
             if !server.isEmpty { response["latest_receipt_info"] = server.map { wire($0, device: false) } }
         }
         let subscriptions = receipt.inApp.filter { $0.expiresDateMs != nil }
         if !subscriptions.isEmpty {
-            response["pending_renewal_info"] = subscriptions.map { transaction in
-                ["auto_renew_product_id": transaction.productID, "product_id": transaction.productID,
-                 "original_transaction_id": transaction.originalTransactionID, "auto_renew_status": "1"]
-            }
+            response["pending_renewal_info"] = (receipt.pendingRenewalInfo ?? subscriptions.map { transaction in
+                FakePendingRenewal(originalTransactionID: transaction.originalTransactionID, productID: transaction.productID)
+            }).map(\.wire)
             response["latest_receipt"] = receipt.base64()
         }
         let body = (try? JSONSerialization.data(withJSONObject: response, options: [.sortedKeys, .withoutEscapingSlashes]))

@@ -7,8 +7,8 @@ import Foundation
 /// drive the product's real parser and verifier. The fake's verifyReceipt reads it back
 /// (`FakeReceiptReader`) and answers for it as for the JSON format.
 ///
-/// Only what an app receipt holds survives the trip: bundle id, environment (receipt type) and,
-/// per purchase, ids, product, quantity, dates and cancellation (to the second). The fake's own
+/// Only what an app receipt holds survives the trip: bundle id, environment (receipt type), its
+/// creation date and, per purchase, ids, product, quantity, dates and cancellation (to the second). The fake's own
 /// knobs (`forced_status`, `style`, `padding`, `in_app_ownership_type`, `refunded_after_receipt`)
 /// are not in Apple's format: tests of those keep the JSON format.
 extension FakeReceipt {
@@ -46,7 +46,7 @@ extension FakeReceipt {
         case .sandbox: environment = .sandbox
         default: return nil
         }
-        self.init(bundleID: bundleId, environment: environment, inApp: contents.purchases.compactMap { purchase in
+        let purchases: [FakeTransaction] = contents.purchases.compactMap { purchase in
             guard let id = purchase.transactionId, let product = purchase.productId else { return nil }
             return FakeTransaction(
                 transactionID: id, originalTransactionID: purchase.originalTransactionId, productID: product,
@@ -54,7 +54,8 @@ extension FakeReceipt {
                 expiresDateMs: purchase.subscriptionExpirationDate.map(Self.milliseconds),
                 webOrderLineItemID: purchase.webOrderLineItemId.map(String.init),
                 cancellationDateMs: purchase.cancellationDate.map(Self.milliseconds))
-        })
+        }
+        self.init(bundleID: bundleId, environment: environment, inApp: purchases, creationDateMs: contents.creationDate.map(Self.milliseconds))
     }
 
     private static func date(_ milliseconds: Int64) -> Date {

@@ -12,12 +12,15 @@ import Foundation
 ///              "web_order_line_item_id": "2000000001", "in_app_ownership_type": "FAMILY_SHARED",
 ///              "cancellation_date_ms": 1700000100000, "refunded_after_receipt": true,
 ///              "app_account_token": "6F0E…"}],
+///  "receipt_creation_date_ms": 1700000200000, "pending_renewal_info": [{…}],
 ///  "forced_status": 21003, "padding": "…"}
 /// ```
 /// `expires_date_ms` marks a subscription (it then appears in `latest_receipt_info` and
 /// `pending_renewal_info`); `cancellation_date_ms` a refund, shown in `in_app` too unless
 /// `refunded_after_receipt` (then only Apple's server-side copy, `latest_receipt_info`, has it);
-/// `style: "ios6"` answers in the iOS 6 shape (see `FakeBodies.valid`); `forced_status` makes the
+/// `receipt_creation_date_ms` is answered as Apple answers it (absent: not answered, as for an
+/// old receipt); `pending_renewal_info` (`FakePendingRenewal`) replaces the default renewal info
+/// (it renews, to the same product); `style: "ios6"` answers in the iOS 6 shape (see `FakeBodies.valid`); `forced_status` makes the
 /// fake answer that status whatever else it would do (tests of rare statuses); `padding` only
 /// makes the receipt as large as a real one.
 /// Anything that does not decode to this is answered 21002, like Apple answers garbage.
@@ -34,10 +37,15 @@ public struct FakeReceipt: Codable, Sendable, Equatable {
     /// `ios6`: answer in the iOS 6 shape. Default nil (iOS 7 and later).
     public var style: String?
     public var padding: String?
+    /// When the receipt was made, in milliseconds since 1970; nil: not answered.
+    public var creationDateMs: Int64?
+    /// What Apple's server says each subscription does at renewal; nil: the default for each.
+    public var pendingRenewalInfo: [FakePendingRenewal]?
 
     public init(
         bundleID: String, environment: Environment = .production, inApp: [FakeTransaction],
-        forcedStatus: Int? = nil, style: String? = nil, padding: String? = nil
+        forcedStatus: Int? = nil, style: String? = nil, padding: String? = nil, creationDateMs: Int64? = nil,
+        pendingRenewalInfo: [FakePendingRenewal]? = nil
     ) {
         self.bundleID = bundleID
         self.environment = environment
@@ -45,11 +53,14 @@ public struct FakeReceipt: Codable, Sendable, Equatable {
         self.forcedStatus = forcedStatus
         self.style = style
         self.padding = padding
+        self.creationDateMs = creationDateMs
+        self.pendingRenewalInfo = pendingRenewalInfo
     }
 
     enum CodingKeys: String, CodingKey {
         case bundleID = "bundle_id", environment, inApp = "in_app"
         case forcedStatus = "forced_status", style, padding
+        case creationDateMs = "receipt_creation_date_ms", pendingRenewalInfo = "pending_renewal_info"
     }
 
     /// The receipt as an app would send it: base64 without line breaks.

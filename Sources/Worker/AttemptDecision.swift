@@ -10,7 +10,7 @@ import ReceiptQueue
 ///
 /// | verification | recorded |
 /// |---|---|
-/// | valid (0, 21006) | `ReceiptMatch`: grant (the ledger decides granted / already granted), resubmit, or rejected (another app, refunded) |
+/// | valid (0, 21006) | `ReceiptMatch`: grant (the ledger decides granted / already granted), resubmit, or rejected (another app, refunded); a subscription period's grant carries the receipt's `receipt` facts for the subscription model |
 /// | 21003, 21010 | rejected |
 /// | 21002; 211xx marked not retryable | `doubted(.receipt)`: retry with backoff; the lifecycle fails it once `doubtWindow` has passed since enqueue |
 /// | the same, for a receipt verified locally first (`LocalReceiptDecision`) | Apple's trouble, not the receipt's: retry until the retry budget is spent |
@@ -32,12 +32,16 @@ public struct AttemptDecision: Sendable {
                                                  receiptVerifiedLocally: Bool = false, using random: inout R) -> FinishedAttempt {
         var status: Int?
         var counted = false
+        var facts: [SubscriptionFact] = []
         let decision: FinishedAttempt.Decision
         switch result.outcome {
         case .valid(let response):
             status = response.status
             switch ReceiptMatch.decide(response, answeredBy: result.environment, lease: lease, rules: rules) {
-            case .grant(let candidate): decision = .grant(candidate)
+            case .grant(let candidate):
+                decision = .grant(candidate)
+                // Only a subscription period's job reads the receipt's subscriptions: a consumable costs nothing more.
+                if candidate.expiresDateMs != nil { facts = SubscriptionFact.receipt(response, environment: result.environment.rawValue) }
             case .reject(let reason): decision = .result(.rejected(reason: reason))
             case .resubmit(let reason): decision = .result(.resubmit(reason: reason))
             case .unreadable(let reason): decision = .result(.retry(delayMilliseconds: delay(lease, now, &random), error: reason))
@@ -63,7 +67,7 @@ public struct AttemptDecision: Sendable {
             decision = .result(.doubted(.sharedSecret, delayMilliseconds: delay(lease, now, &random), error: "21004 (shared secret refused)"))
         }
         return FinishedAttempt(lease: lease, decision: decision, appleStatus: status, appleEnvironment: result.environment.rawValue,
-                               boundedAnswer: counted)
+                               boundedAnswer: counted, subscriptionFacts: facts)
     }
 
     private func delay<R: RandomNumberGenerator>(_ lease: JobLease, _ now: Date, _ random: inout R) -> Int64 {

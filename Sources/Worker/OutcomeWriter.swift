@@ -111,6 +111,10 @@ public final class OutcomeWriter: Sendable {
                         logger.debug("job attempt recorded", metadata: metadata)
                     }
                 }
+                if let skipped = result.subscriptionFactsSkipped {
+                    logger.error("the subscription model could not take a batch's facts; the verdicts are written without them (the next status check corrects the model)",
+                                 metadata: ["error": "\(skipped)", "facts": "\(batch.reduce(0) { $0 + $1.subscriptionFacts.count })"])
+                }
                 if !result.lostLease.isEmpty {
                     logger.info("outcomes refused by the fence (lease lost: job retried elsewhere)", metadata: ["jobs": "\(result.lostLease.count)"])
                 }

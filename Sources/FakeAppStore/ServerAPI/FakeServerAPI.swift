@@ -37,9 +37,11 @@ public final class FakeServerAPI: Sendable {
     /// receipt-signing OID), so the same root (`rootCertificatePEM`) anchors receipts and JWS.
     public var receiptSigner: ReceiptSigningIdentity { signer.pki.receiptSigner }
 
-    /// `receipt` as a real PKCS #7 app receipt signed by this fake, base64 as an app sends it.
+    /// `receipt` as a real PKCS #7 app receipt signed by this fake, base64 as an app sends it, made
+    /// at `createdAt` (default: the receipt's `creationDateMs`, else now).
     public func mintReceipt(_ receipt: FakeReceipt, createdAt: Date? = nil) throws -> String {
-        try receipt.pkcs7(signer: receiptSigner, createdAt: createdAt ?? now())
+        let created = receipt.creationDateMs.map { Date(timeIntervalSince1970: Double($0) / 1_000) }
+        return try receipt.pkcs7(signer: receiptSigner, createdAt: createdAt ?? created ?? now())
     }
 
     /// Who signs the fake's iOS 6 transaction receipts: Apple signed those with RSA keys, so an RSA

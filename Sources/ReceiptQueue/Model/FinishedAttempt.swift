@@ -69,13 +69,19 @@ public struct FinishedAttempt: Sendable, Hashable {
     /// Apple's answer may mean the receipt itself is bad (21002…): counted in
     /// `jobs.bounded_answers`.
     public var boundedAnswer: Bool
+    /// What the verified answer says about the auto-renewable subscriptions it holds, applied to
+    /// the subscription model in the same transaction as the verdict — only when the ledger holds
+    /// the grant (granted, already granted, another account's). Empty for anything but a
+    /// subscription period, so other purchases cost the writer nothing.
+    public var subscriptionFacts: [SubscriptionFact]
 
     public init(lease: JobLease, decision: Decision, appleStatus: Int? = nil, appleEnvironment: String? = nil,
-                boundedAnswer: Bool = false) {
+                boundedAnswer: Bool = false, subscriptionFacts: [SubscriptionFact] = []) {
         self.lease = lease
         self.decision = decision
         self.appleStatus = appleStatus
         self.appleEnvironment = appleEnvironment
         self.boundedAnswer = boundedAnswer
+        self.subscriptionFacts = subscriptionFacts
     }
 }

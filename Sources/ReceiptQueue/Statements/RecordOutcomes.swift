@@ -12,9 +12,11 @@ import Postgres
 ///    (the order of its advisory locks): granted, already granted (one ledger row per purchase),
 ///    another account's (`owned_elsewhere`), a claim without proof (`resubmit`), or held because
 ///    the app requires an appAccountToken (`failed`).
-/// 4. Ends every held job with `CompleteBatch`, in the state `JobLifecycle` gives its outcome.
-/// 5. Appends one event per job that reached a terminal state (`AppendJobEvents`), last, so the
-///    events commit with the changes they report.
+/// 4. Applies what the submissions whose purchase the ledger holds say about subscriptions to
+///    the model (`ApplySubmissionFacts`; nothing for a batch without subscription periods).
+/// 5. Ends every held job with `CompleteBatch`, in the state `JobLifecycle` gives its outcome.
+/// 6. Appends one event per job that reached a terminal state (`AppendJobEvents`), then the
+///    subscriptions' events, last, so the events commit with the changes they report.
 public enum RecordOutcomes {
     static let lockSQL = """
         SELECT j.id
@@ -75,6 +77,12 @@ public enum RecordOutcomes {
         public var unmatchedGrants: Int
         /// Attempts refused by the fence: their job is no longer this lease's.
         public var lostLease: Set<Int64>
+        /// Subscription facts the batch's submissions carried, applied to the model.
+        public var subscriptionFacts = 0
+        /// Changes those facts made to the model.
+        public var subscriptionChanges = 0
+        /// Why the model could not take the batch's facts (the verdicts committed without them).
+        public var subscriptionFactsSkipped: String?
 
         /// Jobs whose attempt was written.
         public var completed: Set<Int64> { Set(outcomes.keys) }
@@ -152,6 +160,8 @@ public enum RecordOutcomes {
                 try connection.query(markTestRootsSQL, [granted.compactMap { purchaseKeys[$0] }, granted])
             }
         }
+        let planned = ApplySubmissionFacts.plan(attempts, outcomes: outcomes)
+        let subscriptions = try ApplySubmissionFacts.run(planned, now: now, on: connection)
         var completions: [CompleteBatch.Completion] = []
         for attempt in attempts {
             guard let outcome = outcomes[attempt.lease.id] else { continue }
@@ -167,8 +177,11 @@ public enum RecordOutcomes {
             throw PostgresError(.server, "fenced completion changed under its row lock")
         }
         try AppendJobEvents.run(jobs: completions.filter(\.state.isTerminal).map(\.id), on: connection)
+        try AppendEvents.run(subscriptions.events, on: connection)
         return Result(outcomes: outcomes, unmatchedGrants: unmatched,
-                      lostLease: Set(attempts.map(\.lease.id)).subtracting(held))
+                      lostLease: Set(attempts.map(\.lease.id)).subtracting(held),
+                      subscriptionFacts: subscriptions.applied, subscriptionChanges: subscriptions.changes,
+                      subscriptionFactsSkipped: subscriptions.skipped)
     }
 
     /// The row `outcome` writes, by `JobLifecycle.next` from `verifying`; a retry whose budget

@@ -151,7 +151,8 @@ extension SubscriptionFact.Source {
         case .notification(let type, let subtype): "notification:" + type + (subtype.map { ":" + $0 } ?? "")
         case .statusCheck: "status_check"
         case .history: "history"
-        case .submission: "submission"
+        case .receipt: "receipt"
+        case .transaction: "transaction"
         }
     }
 }

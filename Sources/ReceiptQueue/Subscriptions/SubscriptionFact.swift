@@ -3,7 +3,7 @@ import Foundation
 /// Something Apple signed about a subscription, as `SubscriptionModel` reads it: a transaction
 /// (a period), renewal info (what happens at the period's end) and Apple's status, any of them
 /// absent. Built by the worker from a notification, a status check, a transaction history page
-/// or an app's submission — each after its signature was verified.
+/// or an app's submission (a receipt, a signed transaction) — each after its signature was verified.
 public struct SubscriptionFact: Sendable, Hashable {
     /// Where the fact came from: decides what the model may infer and what counts as a correction.
     public enum Source: Sendable, Hashable {
@@ -13,8 +13,13 @@ public struct SubscriptionFact: Sendable, Hashable {
         case statusCheck
         /// A page of Get Transaction History (a sync): periods, possibly old ones.
         case history
-        /// A transaction or receipt an app submitted.
-        case submission
+        /// A receipt an app submitted, as Apple's verifyReceipt answered it: each subscription's
+        /// current period (`latest_receipt_info`) and renewal (`pending_renewal_info`), signed at
+        /// the receipt's creation (see `SubscriptionFact.receipt`).
+        case receipt
+        /// A StoreKit 2 signed transaction an app submitted, or the one Apple's Get Transaction
+        /// Info answered for a submitted id: one period, signed at its `signedDate`.
+        case transaction
     }
 
     public var source: Source

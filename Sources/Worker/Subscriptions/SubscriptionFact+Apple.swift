@@ -21,6 +21,20 @@ extension SubscriptionFact {
     }
 }
 
+extension SubscriptionFact {
+    /// What a verified signed transaction an app submitted (or Get Transaction Info answered for
+    /// its id) says: its period, a `transaction` fact signed at its `signedDate` — an old JWS
+    /// replayed later is older than what is known and changes nothing. Nil for anything but an
+    /// auto-renewable subscription's period, or without a signing date. No renewal info: the API
+    /// takes none from apps (`POST /v1/transactions` takes a transaction only).
+    public static func transaction(_ transaction: TransactionPayload, environment: String) -> SubscriptionFact? {
+        if let type = transaction.type, type != .autoRenewableSubscription { return nil }
+        guard let period = SubscriptionTransaction(apple: transaction), let signedAt = transaction.signedAt else { return nil }
+        return SubscriptionFact(source: .transaction, originalTransactionID: transaction.originalTransactionId ?? period.transactionID,
+                                environment: environment, signedAt: signedAt, transaction: period)
+    }
+}
+
 extension SubscriptionTransaction {
     /// A subscription period from Apple's signed transaction; nil for one without an id, a
     /// product or an expiry (not a subscription's).

@@ -9,7 +9,7 @@ import ReceiptQueue
 ///
 /// | check | recorded |
 /// |---|---|
-/// | verified, not revoked | grant what Apple signed (product, quantity, type, appAccountToken) |
+/// | verified, not revoked | grant what Apple signed (product, quantity, type, appAccountToken); an auto-renewable period is also a `transaction` fact for the subscription model |
 /// | verified, revoked (`revocationDate`) | rejected: refunded or revoked by Apple |
 /// | verified in the sandbox while sandbox purchases are refused | rejected: no money changed hands |
 /// | signature, chain or claims refused by the worker after the API accepted them | failed (configuration drift; re-drivable) |
@@ -44,6 +44,7 @@ public struct TransactionDecision: Sendable {
                                                  using random: inout R) -> FinishedAttempt {
         var environment: String?
         var counted = false
+        var facts: [SubscriptionFact] = []
         let decision: FinishedAttempt.Decision
         switch check {
         case .verified(let transaction, let signedIn):
@@ -55,6 +56,7 @@ public struct TransactionDecision: Sendable {
                 decision = .result(.rejected(reason: "sandbox purchases are not accepted (--reject-sandbox)"))
             } else if let candidate = Self.candidate(transaction, environment: signedIn, lease: lease) {
                 decision = .grant(candidate)
+                facts = SubscriptionFact.transaction(transaction, environment: signedIn).map { [$0] } ?? []
             } else {
                 decision = .result(.retry(delayMilliseconds: delay(lease, now, &random), error: "signed transaction without an id or product"))
             }
@@ -101,7 +103,8 @@ public struct TransactionDecision: Sendable {
                 decision = .result(.retry(delayMilliseconds: delay(lease, now, &random), error: error.description))
             }
         }
-        return FinishedAttempt(lease: lease, decision: decision, appleStatus: nil, appleEnvironment: environment, boundedAnswer: counted)
+        return FinishedAttempt(lease: lease, decision: decision, appleStatus: nil, appleEnvironment: environment, boundedAnswer: counted,
+                               subscriptionFacts: facts)
     }
 
     /// What the ledger is handed: Apple's signed facts, never the client's claims.
