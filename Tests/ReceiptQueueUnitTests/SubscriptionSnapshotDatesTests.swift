@@ -29,4 +29,23 @@ struct SubscriptionSnapshotDatesTests {
         // What the former encoding did to some dates (the flaky repeat in SubscriptionLedgerTests).
         #expect(formerMismatches > 0, "the former encoding gave every date back: this test no longer shows the defect")
     }
+
+    /// Events and `/subscriptions` say Apple's dates to the millisecond: never one early because
+    /// the date's binary value sits a hair below it.
+    @Test func eventsSayApplesMillisecondExactly() {
+        let parser = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        for _ in 0..<2_000 {
+            let milliseconds = Int64.random(in: 1_600_000_000_000...1_900_000_000_000)
+            let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+            let said = SubscriptionChange.iso8601(date)
+            #expect(said.hasSuffix("Z") && said.count == 24, "\(said)")
+            let parsed = try? parser.parse(said)
+            #expect(parsed.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } == milliseconds, "\(milliseconds) said as \(said)")
+            let seconds = milliseconds / 1000, fraction = milliseconds % 1000
+            #expect(said.hasSuffix(String(format: ".%03dZ", fraction)), "\(milliseconds) said as \(said)")
+            #expect(Date.ISO8601FormatStyle().format(Date(timeIntervalSince1970: Double(seconds))).dropLast() == said.dropLast(5))
+        }
+        #expect(SubscriptionChange.iso8601(Date(timeIntervalSince1970: 0.001)) == "1970-01-01T00:00:00.001Z")
+        #expect(SubscriptionChange.iso8601(Date(timeIntervalSince1970: -0.001)) == "1969-12-31T23:59:59.999Z")
+    }
 }

@@ -129,8 +129,13 @@ public enum SubscriptionChange: Sendable, Hashable {
         return d
     }
 
+    /// UTC with Apple's whole milliseconds, rounded: a `Date` made from milliseconds is often a
+    /// hair below them in binary, and the formatter's fraction truncates, so it read 1 ms early.
     static func iso8601(_ date: Date) -> String {
-        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let (seconds, fraction) = (milliseconds.floorDivided(by: 1000), milliseconds - milliseconds.floorDivided(by: 1000) * 1000)
+        let whole = Date.ISO8601FormatStyle().format(Date(timeIntervalSince1970: Double(seconds)))   // …T12:00:00Z
+        return whole.dropLast() + "." + String(repeating: "0", count: 3 - String(fraction).count) + String(fraction) + "Z"
     }
 }
 
@@ -146,4 +151,12 @@ public enum ProductChangeKind: String, Sendable, Hashable, Codable {
 public enum ProductChangeTiming: String, Sendable, Hashable, Codable {
     case immediate
     case atRenewal = "at_renewal"
+}
+
+private extension Int64 {
+    /// Division rounding toward minus infinity (dates before 1970 too).
+    func floorDivided(by divisor: Int64) -> Int64 {
+        let (quotient, remainder) = quotientAndRemainder(dividingBy: divisor)
+        return remainder < 0 ? quotient - 1 : quotient
+    }
 }
