@@ -11,18 +11,22 @@ public struct SupportServer: Service {
     public let operations: SupportOperations
     public let logger: Logger
     public var onListening: @Sendable (Int) async -> Void
+    /// The failed-login limiter's clock (tests freeze it).
+    let authClock: @Sendable () -> ContinuousClock.Instant
 
     public init(configuration: SupportServerConfiguration, operations: SupportOperations, logger: Logger,
+                authClock: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
                 onListening: @escaping @Sendable (Int) async -> Void = { _ in }) {
         self.configuration = configuration
         self.operations = operations
         self.logger = logger
+        self.authClock = authClock
         self.onListening = onListening
     }
 
     public func run() async throws {
         let router = Router()
-        let failures = AuthFailureLimiter(failuresPerMinute: configuration.authFailuresPerMinute)
+        let failures = AuthFailureLimiter(failuresPerMinute: configuration.authFailuresPerMinute, clock: authClock)
         SupportAPIRoutes(operations: operations, credentials: configuration.credentials, failures: failures).register(on: router)
         if configuration.console {
             ConsoleRoutes(operations: operations, credentials: configuration.credentials, failures: failures).register(on: router)

@@ -17,16 +17,21 @@ public final class AuthFailureLimiter: Sendable {
     private let limit: Double
     private let maxTracked: Int
     private let buckets = Mutex<[String: Bucket]>([:])
+    private let clock: @Sendable () -> ContinuousClock.Instant
 
-    /// `limit` 0 switches the limiter off.
-    public init(failuresPerMinute limit: Int, maxTracked: Int = 10_000) {
+    /// `limit` 0 switches the limiter off. `clock` tells the time when a call names none (tests
+    /// freeze it, so that a slow machine does not refill a bucket mid-test).
+    public init(failuresPerMinute limit: Int, maxTracked: Int = 10_000,
+                clock: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.limit = Double(max(0, limit))
         self.maxTracked = max(1, maxTracked)
+        self.clock = clock
     }
 
     /// Whole seconds to wait when `address` (a key) is blocked now, else nil.
-    public func blocked(_ address: String, now: ContinuousClock.Instant = .now) -> Int? {
+    public func blocked(_ address: String, now: ContinuousClock.Instant? = nil) -> Int? {
         guard limit > 0 else { return nil }
+        let now = now ?? clock()
         return buckets.withLock { buckets in
             guard var bucket = buckets[address] else { return nil }
             refill(&bucket, now: now)
@@ -38,8 +43,9 @@ public final class AuthFailureLimiter: Sendable {
     /// Counts a failure of `address`. Returns whole seconds to wait when that used its last
     /// allowance (its next request is blocked), else nil.
     @discardableResult
-    public func failed(_ address: String, now: ContinuousClock.Instant = .now) -> Int? {
+    public func failed(_ address: String, now: ContinuousClock.Instant? = nil) -> Int? {
         guard limit > 0 else { return nil }
+        let now = now ?? clock()
         return buckets.withLock { buckets in
             var bucket = buckets[address] ?? Bucket(tokens: limit, updated: now)
             refill(&bucket, now: now)
