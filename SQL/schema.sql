@@ -2587,6 +2587,13 @@ CREATE INDEX jobs_resubmit_idx ON receiptq.jobs USING btree (transaction_id) WHE
 
 
 --
+-- Name: jobs_retry_ready_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX jobs_retry_ready_idx ON receiptq.jobs USING btree (kind, run_at, id) WHERE ((state = 'queued'::text) AND (attempts > 0));
+
+
+--
 -- Name: jobs_signed_dedupe_idx; Type: INDEX; Schema: receiptq; Owner: -
 --
 

@@ -28,8 +28,15 @@ public struct AttemptDecision: Sendable {
 
     /// - Parameter receiptVerifiedLocally: the receipt's signature, Apple's chain and bundle id
     ///   verified on this machine, so an answer doubting the receipt (21002) is Apple's trouble.
+    /// - Parameter appleHealthy: the worker's breaker for this environment is closed: a transient
+    ///   answer is one unlucky request and its first retries come soon (`RetryPolicy.quickRetries`).
     public func decide<R: RandomNumberGenerator>(_ result: VerificationResult, lease: JobLease, now: Date,
-                                                 receiptVerifiedLocally: Bool = false, using random: inout R) -> FinishedAttempt {
+                                                 receiptVerifiedLocally: Bool = false, appleHealthy: Bool = false,
+                                                 using random: inout R) -> FinishedAttempt {
+        let delay = { (random: inout R) in
+            retryPolicy.delayMilliseconds(afterAttempt: lease.attempt, createdAt: lease.budgetStart, now: now,
+                                          appleHealthy: appleHealthy, using: &random)
+        }
         var status: Int?
         var counted = false
         var facts: [SubscriptionFact] = []
@@ -44,7 +51,7 @@ public struct AttemptDecision: Sendable {
                 if candidate.expiresDateMs != nil { facts = SubscriptionFact.receipt(response, environment: result.environment.rawValue) }
             case .reject(let reason): decision = .result(.rejected(reason: reason))
             case .resubmit(let reason): decision = .result(.resubmit(reason: reason))
-            case .unreadable(let reason): decision = .result(.retry(delayMilliseconds: delay(lease, now, &random), error: reason))
+            case .unreadable(let reason): decision = .result(.retry(delayMilliseconds: delay(&random), error: reason))
             }
         case .reject(let reason):
             status = reason == .notAuthentic ? 21003 : 21010
@@ -53,25 +60,23 @@ public struct AttemptDecision: Sendable {
         case .retryLater(let reason):
             status = reason.appleStatus
             if reason.doubtsTheReceipt && !receiptVerifiedLocally {
-                decision = .result(.doubted(.receipt, delayMilliseconds: delay(lease, now, &random), error: reason.summary))
+                decision = .result(.doubted(.receipt, delayMilliseconds: delay(&random), error: reason.summary))
             } else {
                 let error = reason.doubtsTheReceipt && receiptVerifiedLocally
                     ? "\(reason.summary) for a receipt verified locally: Apple's trouble" : reason.summary
-                decision = .result(.retry(delayMilliseconds: delay(lease, now, &random), error: error))
+                decision = .result(.retry(delayMilliseconds: delay(&random), error: error))
             }
         case .timedOut:
-            decision = .result(.timedOut(delayMilliseconds: delay(lease, now, &random), error: "Apple did not answer in time"))
+            decision = .result(.timedOut(delayMilliseconds: delay(&random), error: "Apple did not answer in time"))
         case .configurationError:
             status = 21004
             counted = true
-            decision = .result(.doubted(.sharedSecret, delayMilliseconds: delay(lease, now, &random), error: "21004 (shared secret refused)"))
+            // Our configuration, not Apple's luck: backs off as ever.
+            decision = .result(.doubted(.sharedSecret, delayMilliseconds: retryPolicy.delayMilliseconds(
+                afterAttempt: lease.attempt, createdAt: lease.budgetStart, now: now, using: &random), error: "21004 (shared secret refused)"))
         }
         return FinishedAttempt(lease: lease, decision: decision, appleStatus: status, appleEnvironment: result.environment.rawValue,
                                boundedAnswer: counted, subscriptionFacts: facts)
-    }
-
-    private func delay<R: RandomNumberGenerator>(_ lease: JobLease, _ now: Date, _ random: inout R) -> Int64 {
-        retryPolicy.delayMilliseconds(afterAttempt: lease.attempt, createdAt: lease.budgetStart, now: now, using: &random)
     }
 }
 

@@ -264,7 +264,9 @@ public final class ReceiptWorker: Service, Sendable {
                 logger.debug("Apple answered verifyReceipt", metadata: metadata)
             }
             var random = SystemRandomNumberGenerator()
-            writer.submit(decision.decide(result, lease: lease, now: Date(), receiptVerifiedLocally: verifiedLocally, using: &random))
+            let healthy = gate.withLock { $0.phase(result.environment) == .closed }
+            writer.submit(decision.decide(result, lease: lease, now: Date(), receiptVerifiedLocally: verifiedLocally,
+                                          appleHealthy: healthy, using: &random))
         } else {
             writer.submit(FinishedAttempt(lease: lease, decision: .result(.release)))
         }

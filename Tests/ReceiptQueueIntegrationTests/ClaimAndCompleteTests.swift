@@ -35,6 +35,26 @@ struct ClaimAndCompleteTests {
         #expect(record.runAt > Date().addingTimeInterval(50))
     }
 
+    /// A retry is due `run_at` after Apple's answer, behind every job already waiting; in a
+    /// backlog it would wait for all of them. Jobs tried before go first, oldest due first, then
+    /// the rest in order; one claim takes from both.
+    @Test func aDueRetryIsClaimedBeforeTheBacklogThatWaitedLonger() async throws {
+        let fixture = try await QueueFixture.make()
+        defer { fixture.shutdown() }
+        let ids = try await fixture.queue.enqueue(QueueFixture.jobs(10)).map(\.id)
+        let first = try await fixture.queue.claim(limit: 2, worker: "w", lease: .seconds(30))
+        _ = try await fixture.queue.record(first.map { FinishedAttempt.ending($0, .retry(delayMilliseconds: 0, error: "HTTP 503")) }, worker: "w")
+        let backlog = try await fixture.queue.enqueue(QueueFixture.jobs(5, prefix: "later")).map(\.id)
+        let next = try await fixture.queue.claim(limit: 4, worker: "w", lease: .seconds(30))
+        let attempts = Dictionary(uniqueKeysWithValues: next.map { ($0.id, $0.attempt) })
+        #expect(attempts == [ids[0]: 2, ids[1]: 2, ids[2]: 1, ids[3]: 1])
+        // A retry not yet due waits; a fresh job does not wait behind it.
+        let retried = try #require(next.first { $0.id == ids[0] })
+        _ = try await fixture.queue.record([FinishedAttempt.ending(retried, .retry(delayMilliseconds: 60_000, error: "HTTP 503"))], worker: "w")
+        let rest = try await fixture.queue.claim(limit: 100, worker: "w", lease: .seconds(30))
+        #expect(Set(rest.map(\.id)) == Set(ids[4...] + backlog))
+    }
+
     @Test func eightConcurrentClaimersNeverHoldOneJobTwiceAndEveryJobEndsOnce() async throws {
         let fixture = try await QueueFixture.make(poolSize: 8)
         defer { fixture.shutdown() }

@@ -53,4 +53,32 @@ struct RetryPolicyTests {
         let early = policy.delayMilliseconds(afterAttempt: 1, createdAt: enqueued, now: enqueued, using: &random)
         #expect(early >= 300_000 && early <= 600_000)
     }
+
+    /// While the rest of Apple's answers are healthy, a job's first `quickRetries` retries wait
+    /// the first delay only; later ones, and any while Apple is in trouble, grow as before.
+    @Test(arguments: [
+        (attempt: 1, healthy: true, full: Int64(2000)),
+        (attempt: 2, healthy: true, full: Int64(2000)),
+        (attempt: 3, healthy: true, full: Int64(2000)),
+        (attempt: 4, healthy: true, full: Int64(16_000)),
+        (attempt: 2, healthy: false, full: Int64(4000)),
+        (attempt: 3, healthy: false, full: Int64(8000)),
+    ])
+    func aTransientAnswerWhileAppleIsHealthyIsRetriedSoon(attempt: Int, healthy: Bool, full: Int64) {
+        let policy = RetryPolicy(baseDelay: .seconds(2), maxDelay: .seconds(600), quickRetries: 3)
+        var random = SplitMix64(state: UInt64(attempt))
+        let enqueued = Date(timeIntervalSince1970: 0)
+        for _ in 0..<200 {
+            let delay = policy.delayMilliseconds(afterAttempt: attempt, createdAt: enqueued, now: enqueued, appleHealthy: healthy, using: &random)
+            #expect(delay >= full / 2 && delay <= full, "attempt \(attempt), healthy \(healthy): \(delay) ms")
+        }
+    }
+
+    @Test func noQuickRetriesWhenSwitchedOff() {
+        let policy = RetryPolicy(baseDelay: .seconds(2), maxDelay: .seconds(600), quickRetries: 0)
+        var random = SplitMix64(state: 9)
+        let enqueued = Date(timeIntervalSince1970: 0)
+        let delay = policy.delayMilliseconds(afterAttempt: 3, createdAt: enqueued, now: enqueued, appleHealthy: true, using: &random)
+        #expect(delay >= 4000 && delay <= 8000)
+    }
 }

@@ -5,6 +5,15 @@ import Foundation
 /// Delays grow exponentially from `baseDelay`, capped at `maxDelay`, with "full jitter" on the
 /// upper half so thousands of jobs failing together during an outage do not return together.
 /// Giving up is the `budget`'s rule, applied by `JobLifecycle` wherever a job would be retried.
+///
+/// Backing off is for an Apple in trouble, which the circuit breaker already meters for the
+/// whole worker. A transient answer (a 503, a 21005) while the rest of Apple's answers are
+/// healthy is one unlucky request, not a sign to wait: its first `quickRetries` retries wait
+/// only the first delay (1–2 s by default), and only later ones grow. Waiting 8–32 s before a
+/// third or fourth try was the whole tail of a degraded-Apple run (5 % each of 503, 21005 and
+/// 21199: the last verdicts came ~30 s after the rest, every one of them a retry). The requests
+/// per receipt do not change (each try is as likely to fail), only when they are sent; a receipt
+/// Apple keeps failing still backs off after `quickRetries`.
 public struct RetryPolicy: Sendable, Equatable {
     /// First retry delay. Default 2 s.
     public var baseDelay: Duration
@@ -12,11 +21,15 @@ public struct RetryPolicy: Sendable, Equatable {
     public var maxDelay: Duration
     /// When to stop retrying. Default: `RetryBudget()` (72 h, 1,000 attempts).
     public var budget: RetryBudget
+    /// Retries that wait only the first delay while Apple is healthy. Default 3.
+    public var quickRetries: Int
 
-    public init(baseDelay: Duration = .seconds(2), maxDelay: Duration = .seconds(600), budget: RetryBudget = RetryBudget()) {
+    public init(baseDelay: Duration = .seconds(2), maxDelay: Duration = .seconds(600), budget: RetryBudget = RetryBudget(),
+                quickRetries: Int = 3) {
         self.baseDelay = baseDelay
         self.maxDelay = maxDelay
         self.budget = budget
+        self.quickRetries = max(0, quickRetries)
     }
 
     /// The delay before attempt `attempt + 1`, in milliseconds: a value in
@@ -32,9 +45,12 @@ public struct RetryPolicy: Sendable, Equatable {
 
     /// The delay for a job enqueued at `createdAt`, never past its deadline: the last retry
     /// happens at the deadline, and the budget gives the job up if that one fails too.
+    /// `appleHealthy`: the rest of Apple's answers are fine (the breaker is closed), so attempts
+    /// up to `quickRetries` wait the first delay only.
     public func delayMilliseconds<R: RandomNumberGenerator>(afterAttempt attempt: Int, createdAt: Date, now: Date,
-                                                            using random: inout R) -> Int64 {
-        let delay = delayMilliseconds(afterAttempt: attempt, using: &random)
+                                                            appleHealthy: Bool = false, using random: inout R) -> Int64 {
+        let step = appleHealthy && attempt <= quickRetries ? 1 : attempt
+        let delay = delayMilliseconds(afterAttempt: step, using: &random)
         let left = Int64((budget.deadline.seconds - now.timeIntervalSince(createdAt)) * 1000)
         return max(0, min(delay, left))
     }

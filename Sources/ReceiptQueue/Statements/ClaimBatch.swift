@@ -7,18 +7,30 @@ import Postgres
 /// `FOR UPDATE SKIP LOCKED` lets any number of workers claim at once without waiting on each
 /// other or taking the same row; the partial index `jobs_ready_kind_idx` (state = 'queued', by
 /// kind, run_at, id) holds only the queue, so the scan stays short however many finished jobs the
-/// table has, and a claim of one kind never walks past jobs of another. Each claim increments
+/// table has, and a claim of one kind never walks past jobs of another. Jobs tried before (a
+/// retry, a timed-out or rescued lease) go first, by `jobs_retry_ready_idx`: a retry is due
+/// `run_at` after its answer, behind every job already waiting, and in a backlog it would wait for
+/// all of them (migration 0031). Each claim increments
 /// `attempts`, which becomes the lease's fencing token. While ops have paused the fleet
 /// (`receiptq.fleet_control`, `PauseFleet`) it claims nothing; leases already held finish.
 public enum ClaimBatch {
     static let sql = """
-        WITH ready AS (
+        WITH retries AS (
             SELECT id FROM receiptq.jobs
-            WHERE state = 'queued' AND kind = $4 AND run_at <= now()              -- jobs_ready_kind_idx
+            WHERE state = 'queued' AND kind = $4 AND attempts > 0 AND run_at <= now()   -- jobs_retry_ready_idx
               AND NOT (SELECT paused FROM receiptq.fleet_control)                  -- one row: the fleet's pause switch
             ORDER BY run_at, id
             LIMIT $1
             FOR UPDATE SKIP LOCKED
+        ), fresh AS (
+            SELECT id FROM receiptq.jobs
+            WHERE state = 'queued' AND kind = $4 AND attempts = 0 AND run_at <= now()   -- jobs_ready_kind_idx
+              AND NOT (SELECT paused FROM receiptq.fleet_control)
+            ORDER BY run_at, id
+            LIMIT greatest(0, $1 - (SELECT count(*) FROM retries))
+            FOR UPDATE SKIP LOCKED
+        ), ready AS (
+            SELECT id FROM retries UNION ALL SELECT id FROM fresh
         )
         UPDATE receiptq.jobs AS j
         SET state = 'verifying',

@@ -34,6 +34,7 @@ struct BenchOutage: AsyncParsableCommand {
     @Option(help: "Verifications in flight per worker.") var concurrency = 2000
     @Option(help: "Fake App Store latency range.") var latency = "3s-6s"
     @Option(help: "The workers' Apple request timeout.") var appleTimeout: Duration = .seconds(15)
+    @Flag(help: "Keep the scratch database for inspection.") var keepDatabase = false
     @Option(help: "Time to verdict is also given for receipts submitted after this long (workers past their cold start).")
     var warm: Duration = .seconds(15)
 
@@ -82,7 +83,7 @@ struct BenchOutage: AsyncParsableCommand {
             let scratch = try await ScratchDatabase.migrated(server: server, purpose: "outage", migrations: try migrations.load())
             do {
                 report(try await measure(scratch, mode: name))
-                await scratch.drop(keep: false)
+                await scratch.drop(keep: keepDatabase)
             } catch {
                 await scratch.drop(keep: false)
                 throw error
