@@ -34,6 +34,9 @@ struct BenchOutage: AsyncParsableCommand {
     @Option(help: "Verifications in flight per worker.") var concurrency = 2000
     @Option(help: "Fake App Store latency range.") var latency = "3s-6s"
     @Option(help: "The workers' Apple request timeout.") var appleTimeout: Duration = .seconds(15)
+    @Option(help: "Share of receipts made in the sandbox (production answers 21007, the worker asks the sandbox).") var sandbox = 0.0
+    @Option(help: "Share of purchases submitted again 1 s later in another receipt (a client that retries with a fresh receipt).")
+    var duplicates = 0.0
     @Flag(help: "Keep the scratch database for inspection.") var keepDatabase = false
     @Option(help: "Time to verdict is also given for receipts submitted after this long (workers past their cold start).")
     var warm: Duration = .seconds(15)
@@ -41,6 +44,8 @@ struct BenchOutage: AsyncParsableCommand {
     func validate() throws {
         guard (1...20_000).contains(rate) else { throw ValidationError("--rate must be 1…20000") }
         guard outage >= .zero, before >= .seconds(1), after >= .zero else { throw ValidationError("--outage, --before, --after must not be negative") }
+        guard (0...1).contains(sandbox) else { throw ValidationError("--sandbox must be a share between 0 and 1") }
+        guard (0...1).contains(duplicates) else { throw ValidationError("--duplicates must be a share between 0 and 1") }
         for name in mode where !["refused", "503", "html200"].contains(name) { throw ValidationError("--mode \(name): refused, 503 or html200") }
         _ = try faultArguments()
     }
@@ -91,6 +96,23 @@ struct BenchOutage: AsyncParsableCommand {
         }
     }
 
+    /// The `n`th purchase's job; `again`: the same purchase in another receipt (it also holds an
+    /// older purchase), as a client sends when it retries with a refreshed receipt.
+    static func job(_ n: Int, sandbox: Bool, again: Bool) -> NewJob {
+        var transactions = [FakeTransaction(transactionID: "o\(n)", productID: "coins100")]
+        if again { transactions.insert(FakeTransaction(transactionID: "old\(n)", productID: "coins100"), at: 0) }
+        let receipt = FakeReceipt(bundleID: "com.example.bench", environment: sandbox ? .sandbox : .production, inApp: transactions)
+        return NewJob(receiptData: receipt.padded(toBase64Length: 6144).base64(), transactionID: "o\(n)", userID: "u\(n % 1000)")
+    }
+
+    /// Whether the `n`th purchase is among `share` of them: spread evenly, the same in every run.
+    static func picked(_ n: Int, share: Double, salt: UInt64) -> Bool {
+        guard share > 0 else { return false }
+        var mixed = (UInt64(n) &+ salt &* 0x9E37_79B9_7F4A_7C15) &* 0xBF58_476D_1CE4_E5B9
+        mixed ^= mixed >> 31
+        return Double(mixed % 10_000) < share * 10_000
+    }
+
     func measure(_ scratch: ScratchDatabase, mode: String) async throws -> Run {
         var arguments = try faultArguments()
         if outage > .zero {
@@ -131,9 +153,13 @@ struct BenchOutage: AsyncParsableCommand {
         while clock.now - started < streamFor {
             let due = Int((clock.now - started).seconds * Double(rate))
             if due > submitted {
-                let batch = (submitted..<due).map { n in
-                    let receipt = FakeReceipt(bundleID: "com.example.bench", inApp: [FakeTransaction(transactionID: "o\(n)", productID: "coins100")])
-                    return NewJob(receiptData: receipt.padded(toBase64Length: 6144).base64(), transactionID: "o\(n)", userID: "u\(n % 1000)")
+                var batch = (submitted..<due).map { n in
+                    Self.job(n, sandbox: Self.picked(n, share: sandbox, salt: 1), again: false)
+                }
+                // Purchases submitted about 1 s ago, sent again in a fresh receipt.
+                let lateBy = rate
+                batch += (max(0, submitted - lateBy)..<max(0, due - lateBy)).filter { Self.picked($0, share: duplicates, salt: 2) }.map { n in
+                    Self.job(n, sandbox: Self.picked(n, share: sandbox, salt: 1), again: true)
                 }
                 _ = try await queue.enqueue(batch)
                 submitted = due
