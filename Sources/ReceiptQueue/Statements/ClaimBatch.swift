@@ -38,8 +38,7 @@ public enum ClaimBatch {
             locked_until = now() + $3 * interval '1 millisecond',
             attempts = j.attempts + 1,
             updated_at = now()
-        FROM ready
-        WHERE j.id = ready.id
+        WHERE j.id = ANY (ARRAY(SELECT id FROM ready))   -- by jobs_pkey: a join on the UNION's estimate hashed the whole table
         RETURNING j.id, j.kind, j.attempts, coalesce(j.receipt_data, '') AS receipt_data, j.signed_transaction,
                   j.app_account_token::text AS app_account_token, j.transaction_id, j.user_id, j.product_id, j.order_id,
                   j.created_at, coalesce(j.redriven_at, j.created_at) AS budget_start, j.locked_until, j.bounded_answers,
