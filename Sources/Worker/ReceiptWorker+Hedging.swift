@@ -42,7 +42,7 @@ extension ReceiptWorker {
 
     private func recordLatency(_ result: VerificationResult) -> VerificationResult {
         switch result.outcome {
-        case .valid, .reject: hedging.withLock { $0?.answered(after: result.latency) }
+        case .valid, .reject: hedging.withLock { $0?.answered(after: result.latency, requests: result.calls) }
         case .retryLater, .timedOut, .configurationError: break
         }
         return result

@@ -28,6 +28,15 @@ struct HedgePolicyTests {
         #expect(fast.firstSent() == .seconds(1))
     }
 
+    @Test("a verification of two requests (a sandbox receipt) teaches the p99 one request's wait")
+    func sandboxReceiptsCountPerRequest() {
+        var policy = HedgePolicy(margin: 1.2, minimumSamples: 100)
+        for n in 0..<95 { policy.answered(after: .milliseconds(3_000 + 30 * n), requests: 1) }   // 3.0 … 5.85 s
+        for _ in 0..<5 { policy.answered(after: .seconds(11), requests: 2) }                      // 21007, then the sandbox
+        let delay = policy.firstSent()
+        #expect(delay.map { $0 <= .milliseconds(7_200) } == true, "hedge after \(String(describing: delay)), not 11 s × 1.2")
+    }
+
     @Test("hedges never exceed their share of first requests, however many straggle")
     func budget() {
         var policy = HedgePolicy(maxShare: 0.02, minimumSamples: 1)
