@@ -9,12 +9,13 @@ extension ReceiptWorker {
     /// is aborted. The HTTP engine runs both requests and the timer (`HTTPHedge`): one task per
     /// verification, hedged or not.
     /// verifyReceipt is an idempotent read, so two answers can only agree or differ in timing.
-    func verifyHedged(_ body: HTTPBody) async throws -> VerificationResult {
+    /// `startingAt`: the environment an earlier attempt ended at (a sandbox receipt's retry).
+    func verifyHedged(_ body: HTTPBody, startingAt: VerifyReceiptEnvironment = .production) async throws -> VerificationResult {
         guard let delay = hedging.withLock({ $0?.firstSent() }) else {
-            return recordLatency(try await verifier.verify(body: body))
+            return recordLatency(try await verifier.verify(body: body, startingAt: startingAt))
         }
         let (hedge, sent) = makeHedge(after: delay)
-        let result = try await verifier.verify(body: body, hedge: hedge)
+        let result = try await verifier.verify(body: body, startingAt: startingAt, hedge: hedge)
         // A hedged verification's latency is the first request's wait plus the hedge's: it would
         // teach the p99 the hedge delay itself. Only unhedged answers are kept.
         return sent.wasSent ? result : recordLatency(result)

@@ -207,7 +207,8 @@ public final class ReceiptWorker: Service, Sendable {
         }
         let result: VerificationResult?
         do {
-            result = try await verifyHedged(request.body)
+            let start = lease.appleEnvironment.flatMap(VerifyReceiptEnvironment.init(rawValue:)) ?? .production
+            result = try await verifyHedged(request.body, startingAt: start)
         } catch {
             result = nil   // shutdown: not attempted
         }

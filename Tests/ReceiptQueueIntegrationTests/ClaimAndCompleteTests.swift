@@ -55,6 +55,20 @@ struct ClaimAndCompleteTests {
         #expect(Set(rest.map(\.id)) == Set(ids[4...] + backlog))
     }
 
+    /// A sandbox receipt's retry starts at the sandbox: the claim hands back the environment the
+    /// last attempt ended at (none before the first).
+    @Test func aRetryIsClaimedWithTheEnvironmentItsLastAttemptEndedAt() async throws {
+        let fixture = try await QueueFixture.make()
+        defer { fixture.shutdown() }
+        _ = try await fixture.queue.enqueue(QueueFixture.jobs(1))
+        let first = try #require(try await fixture.queue.claim(limit: 1, worker: "w", lease: .seconds(30)).first)
+        #expect(first.appleEnvironment == nil)
+        _ = try await fixture.queue.record([FinishedAttempt(lease: first, decision: .result(.retry(delayMilliseconds: 0, error: "HTTP 503")),
+                                                            appleEnvironment: "Sandbox")], worker: "w")
+        let retry = try #require(try await fixture.queue.claim(limit: 1, worker: "w", lease: .seconds(30)).first)
+        #expect(retry.appleEnvironment == "Sandbox")
+    }
+
     @Test func eightConcurrentClaimersNeverHoldOneJobTwiceAndEveryJobEndsOnce() async throws {
         let fixture = try await QueueFixture.make(poolSize: 8)
         defer { fixture.shutdown() }

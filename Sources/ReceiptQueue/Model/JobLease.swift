@@ -29,6 +29,10 @@ public struct JobLease: Sendable, Hashable {
     public var boundedAnswers: Int
     /// The API request that queued the job (`X-Request-Id`), for every log line about it.
     public var requestID: String?
+    /// The environment whose answer an earlier attempt ended with (`Production`, `Sandbox`), nil
+    /// before any: a sandbox receipt's retry starts at the sandbox instead of asking production
+    /// for its 21007 again (one round trip of 3–6 s less).
+    public var appleEnvironment: String?
 
     /// Metadata for a log line about this job: its id, attempt and request id — never the
     /// receipt, the signed transaction or the user.
@@ -41,7 +45,8 @@ public struct JobLease: Sendable, Hashable {
     public init(id: Int64, kind: JobKind = .receipt, attempt: Int, receiptData: String, signedTransaction: String? = nil,
                 appAccountToken: UUID? = nil, transactionID: String, userID: String, productID: String?,
                 orderID: String?, createdAt: Date, budgetStart: Date? = nil, lockedUntil: Date, boundedAnswers: Int = 0,
-                trustedClaim: Bool = false, requestID: String? = nil) {
+                trustedClaim: Bool = false, requestID: String? = nil, appleEnvironment: String? = nil) {
+        self.appleEnvironment = appleEnvironment
         self.trustedClaim = trustedClaim
         self.requestID = requestID
         self.id = id

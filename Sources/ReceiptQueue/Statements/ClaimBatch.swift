@@ -42,7 +42,7 @@ public enum ClaimBatch {
         RETURNING j.id, j.kind, j.attempts, coalesce(j.receipt_data, '') AS receipt_data, j.signed_transaction,
                   j.app_account_token::text AS app_account_token, j.transaction_id, j.user_id, j.product_id, j.order_id,
                   j.created_at, coalesce(j.redriven_at, j.created_at) AS budget_start, j.locked_until, j.bounded_answers,
-                  j.trusted_claim, j.request_id
+                  j.trusted_claim, j.request_id, j.apple_environment
         """
 
     /// Claims at most `limit` jobs of `kind` for `worker`, leased for `lease`.
@@ -57,7 +57,8 @@ public enum ClaimBatch {
                      orderID: try row.decodeIfPresent("order_id"), createdAt: try row.decode("created_at"),
                      budgetStart: try row.decode("budget_start"),
                      lockedUntil: try row.decode("locked_until"), boundedAnswers: try row.decode("bounded_answers"),
-                     trustedClaim: try row.decode("trusted_claim"), requestID: try row.decodeIfPresent("request_id"))
+                     trustedClaim: try row.decode("trusted_claim"), requestID: try row.decodeIfPresent("request_id"),
+                     appleEnvironment: try row.decodeIfPresent("apple_environment"))
         }
     }
 }
