@@ -31,6 +31,7 @@ struct PartitionBenchTests {
                 #expect(prune["detach"] == nil)
             } else {
                 let detach = try #require(prune["detach"] as? [String: Any])
+                #expect(detach["partition"] as? String == Self.partition(daysAgo: 3), "the oldest day's partition")
                 #expect(detach["removed_rows"] as? Int == perDay, "DETACH + DROP removes the first day, no more, no less")
                 // 8 % rejected, 2 % owned_elsewhere, 2 % failed by the load's mix: about 12 %.
                 let retained = detach["retained_rows"] as? Int ?? 0
@@ -42,5 +43,14 @@ struct PartitionBenchTests {
         }
         let changed = (outcome?["changed_constraints"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
         #expect(changed.contains("jobs_pkey") && changed.contains("jobs_dedupe_idx"))
+    }
+
+    /// The partition of the day (UTC) `days` before today: `jobs_p20261123`.
+    static func partition(daysAgo days: Int) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let day = calendar.date(byAdding: .day, value: -days, to: Date())!
+        let parts = calendar.dateComponents([.year, .month, .day], from: day)
+        return String(format: "jobs_p%04d%02d%02d", parts.year!, parts.month!, parts.day!)
     }
 }

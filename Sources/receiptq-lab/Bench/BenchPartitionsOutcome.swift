@@ -4,6 +4,7 @@ import Foundation
 struct BenchPartitionsOutcome: Codable, Sendable {
     struct Detach: Codable, Sendable {
         let day: Int
+        let partition: String
         /// Rows the table lost (counted before and after).
         let removedRows: Int
         /// Rows with a longer retention copied out first (`receiptq.jobs_retained`).
@@ -91,7 +92,7 @@ struct BenchPartitionsOutcome: Codable, Sendable {
             lines.append("  prune day \(layout.prune.deleteDay) by DELETE (PruneFinishedJobs, 10,000 a statement): "
                 + "\(layout.prune.deletedRows) rows in \(f(layout.prune.deleteSeconds, 2)) s")
             if let detach = layout.prune.detach {
-                lines.append("  prune day \(detach.day) by partition: \(detach.retainedRows) long-retention rows copied out in \(f(detach.retainSeconds, 2)) s, "
+                lines.append("  prune day \(detach.day) (\(detach.partition)) by partition: \(detach.retainedRows) long-retention rows copied out in \(f(detach.retainSeconds, 2)) s, "
                     + "DETACH \(f(detach.detachSeconds * 1000, 1)) ms, DROP \(f(detach.dropSeconds * 1000, 1)) ms; \(detach.removedRows) rows gone")
             }
         }

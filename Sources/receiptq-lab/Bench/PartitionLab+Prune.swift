@@ -47,7 +47,7 @@ extension PartitionLab {
             clock = ContinuousClock.now
             try connection.execute(script: "DROP TABLE receiptq.\(partition)")
             let dropSeconds = (ContinuousClock.now - clock).seconds
-            return BenchPartitionsOutcome.Detach(day: day, removedRows: before - (try count()), retainedRows: kept,
+            return BenchPartitionsOutcome.Detach(day: day, partition: partition, removedRows: before - (try count()), retainedRows: kept,
                                                  retainSeconds: keepSeconds, detachSeconds: detachSeconds, dropSeconds: dropSeconds)
         }
     }
