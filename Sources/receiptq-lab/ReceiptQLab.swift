@@ -41,6 +41,7 @@ struct Bench: AsyncParsableCommand {
             BenchAppStoreAPICaller.self,
             BenchJWS.self,
             BenchReconcile.self,
+            BenchPartitions.self,
         ]
     )
 }

@@ -14,7 +14,7 @@ import Postgres
 /// `attempts`, which becomes the lease's fencing token. While ops have paused the fleet
 /// (`receiptq.fleet_control`, `PauseFleet`) it claims nothing; leases already held finish.
 public enum ClaimBatch {
-    static let sql = """
+    public static let sql = """
         WITH retries AS (
             SELECT id FROM receiptq.jobs
             WHERE state = 'queued' AND kind = $4 AND attempts > 0 AND run_at <= now()   -- jobs_retry_ready_idx

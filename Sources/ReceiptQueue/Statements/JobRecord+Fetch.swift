@@ -47,7 +47,7 @@ public struct JobRecord: Sendable, Equatable {
         public var grantedToThisUser: Bool
     }
 
-    static let sql = """
+    public static let sql = """
         SELECT j.id, j.kind, j.state, j.attempts, j.transaction_id, j.user_id, j.product_id, j.order_id, j.run_at, j.locked_by,
                j.apple_status, j.apple_environment, j.last_error, j.outcome_reason, j.created_at, j.finished_at,
                j.superseded_by, g.purchase_key, g.transaction_id AS g_transaction_id, g.original_transaction_id,

@@ -30,7 +30,7 @@ public enum CustomerView {
         "'\(name)', coalesce((SELECT jsonb_agg(to_jsonb(x)) FROM (\(select)\n) x), '[]'::jsonb)"
     }
 
-    static let userSQL = """
+    public static let userSQL = """
         SELECT jsonb_build_object('user_id', $1::text,
           \(section("grants", "SELECT \(grantColumns) FROM receiptq.grants WHERE user_id = $1 ORDER BY granted_at DESC LIMIT $2")),
           \(section("subscriptions", "SELECT \(subscriptionColumns) FROM receiptq.subscriptions WHERE user_id = $1 ORDER BY updated_at DESC LIMIT $2")),
