@@ -222,6 +222,42 @@ struct VerdictPolicyTests {
         }
     }
 
+    /// A 503 while the rest of Apple's answers are healthy (the breaker closed) is one unlucky
+    /// request: the job's third try waits the first delay, not four times it (`RetryPolicy.quickRetries`).
+    @Test func aTransientAnswerWhileTheBreakerIsClosedIsRetriedAfterTheFirstDelay() async throws {
+        var fake = Self.fast
+        fake.p503 = 1   // every request: too few to open the breaker, which needs 20 sent
+        let e2e = try await EndToEnd.make(fake: fake)
+        var configuration = e2e.workerConfiguration(name: "w")
+        configuration.retry = RetryPolicy(baseDelay: .seconds(1), maxDelay: .seconds(60))   // quick: 0.5–1 s; growing: 2–4 s by the third
+        let worker = e2e.startWorker(configuration)
+        let id = try await e2e.queue.enqueue([Self.job(Self.receipt(FakeTransaction(transactionID: "q-1", productID: "gems")), "q-1")])[0].id
+        let third = "SELECT count(*) AS count FROM receiptq.jobs WHERE id = $1 AND attempts = 3 AND state = 'queued'"
+        #expect(try await eventually(timeout: .seconds(30), every: .milliseconds(50)) { try await e2e.count(third, [id]) == 1 })
+        let wait = try await e2e.count("SELECT (extract(epoch FROM run_at - updated_at) * 1000)::int AS count FROM receiptq.jobs WHERE id = $1", [id])
+        #expect(wait >= 500 && wait <= 1000, "the third try's retry waits \(wait) ms")
+        #expect(try await e2e.queue.job(id: id)?.state != .rejected)
+        try await worker.stop()
+        await e2e.shutdown()
+    }
+
+    /// A sandbox receipt's retry starts at the sandbox: the attempt before ended there (a 503 on
+    /// its second request), and production's 21007 would cost another round trip.
+    @Test func aSandboxReceiptsRetryAsksTheSandboxFirst() async throws {
+        let e2e = try await EndToEnd.make(fake: Self.fast)
+        let receipt = FakeReceipt(bundleID: bundleID, environment: .sandbox, inApp: [FakeTransaction(transactionID: "sb-1", productID: "gems")])
+        let id = try await e2e.queue.enqueue([Self.job(receipt, "sb-1")])[0].id
+        // What the first attempt left: tried once, ended at the sandbox, due again now.
+        try await e2e.pool.query("UPDATE receiptq.jobs SET attempts = 1, apple_environment = 'Sandbox' WHERE id = $1", [id])
+        let worker = e2e.startWorker(e2e.workerConfiguration(name: "w"))
+        #expect(try await e2e.waitUntilDrained(timeout: .seconds(30)))
+        #expect(try await e2e.states() == ["granted": 1])
+        let stats = e2e.fake.stats.snapshot()
+        #expect(stats.requests == 1 && stats.outcomes["21007"] == nil, "\(stats.outcomes)")
+        try await worker.stop()
+        await e2e.shutdown()
+    }
+
     @Test func oneReceiptAnswered21004AmongAThousandNeverPausesTheFleet() async throws {
         let e2e = try await EndToEnd.make(fake: Self.fast)
         let logs = CapturedLogs()

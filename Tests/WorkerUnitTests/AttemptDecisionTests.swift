@@ -215,6 +215,27 @@ struct AttemptDecisionTests {
         #expect(error.contains("HTTP 503"))
     }
 
+    /// While the breaker is closed a transient answer is retried within the first delay for a
+    /// job's first three retries; while Apple is in trouble, and for our own secret (21004), the
+    /// delay grows with the attempt as ever.
+    @Test func aTransientAnswerWhileAppleIsHealthyIsRetriedSoonOurSecretNever() {
+        let third = lease(attempt: 3)
+        func delay(_ outcome: VerificationOutcome, healthy: Bool) -> Int64? {
+            var random = Fixed()
+            let answer = decision.decide(VerificationResult(outcome: outcome, environment: .production, latency: .seconds(4), calls: 1),
+                                         lease: third, now: Date(), appleHealthy: healthy, using: &random)
+            switch answer.decision {
+            case .result(.retry(let delay, _)), .result(.doubted(_, let delay, _)), .result(.timedOut(let delay, _)): return delay
+            default: return nil
+            }
+        }
+        for outcome in [VerificationOutcome.retryLater(.httpStatus(503)), .retryLater(.appleServerError(status: 21005, isRetryable: true)), .timedOut] {
+            #expect(delay(outcome, healthy: true).map { (1000...2000).contains($0) } == true, "\(outcome) while healthy")
+            #expect(delay(outcome, healthy: false).map { (4000...8000).contains($0) } == true, "\(outcome) while in trouble")
+        }
+        #expect(delay(.configurationError(.sharedSecretMismatch), healthy: true).map { (4000...8000).contains($0) } == true)
+    }
+
     @Test func timeoutBecomesTimedOutForTheScheduler() {
         guard case .result(.timedOut) = decide(.timedOut) else { Issue.record("expected timed_out"); return }
     }
