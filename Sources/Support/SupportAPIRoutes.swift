@@ -75,11 +75,7 @@ struct SupportAPIRoutes: Sendable {
         }
         v1.post("purchases/:original_transaction_id/transfer") { request, context in
             try await self.write(request) { body, action in
-                let token = try body.optionalString("app_account_token")
-                let uuid = try token.map { text throws(SupportError) -> UUID in
-                    guard let uuid = UUID(uuidString: text) else { throw SupportError(.invalid, "app_account_token must be a UUID") }
-                    return uuid
-                }
+                let uuid = try body.optionalString("app_account_token").map { try Self.uuid($0, "app_account_token must be a UUID") }
                 let audit = try await operations.transfer(originalTransactionID: try context.parameters.require("original_transaction_id"),
                                                           toUser: try body.string("to_user_id"), appAccountToken: uuid, action)
                 return "{\"audit_id\": \(audit)}"
@@ -105,10 +101,7 @@ struct SupportAPIRoutes: Sendable {
         }
         v1.post("notifications/redrive") { request, _ in
             try await self.write(request) { body, action in
-                let uuids = try ((body["notification_uuids"] as? [String]) ?? []).map { text throws(SupportError) -> UUID in
-                    guard let uuid = UUID(uuidString: text) else { throw SupportError(.invalid, "notification_uuids must be UUIDs") }
-                    return uuid
-                }
+                let uuids = try ((body["notification_uuids"] as? [String]) ?? []).map { try Self.uuid($0, "notification_uuids must be UUIDs") }
                 return try SupportOperations.encode(try await operations.redriveNotifications(uuids: uuids, action))
             }
         }
@@ -156,6 +149,14 @@ struct SupportAPIRoutes: Sendable {
         } catch let error as HTTPError where error.status == .notFound {
             return SupportHTTP.problem(.badRequest, "a path parameter is missing")
         }
+    }
+
+    /// A UUID from the body, or `invalid` with `message`. A named function rather than a closure
+    /// with typed throws inside the route's async closure: that closure crashed the Swift 6.3.1
+    /// compiler's release build (LLVM's coroutine split, `emitSetAndGetSwiftErrorValueAround`).
+    static func uuid(_ text: String, _ message: String) throws(SupportError) -> UUID {
+        guard let uuid = UUID(uuidString: text) else { throw SupportError(.invalid, message) }
+        return uuid
     }
 
     static func reason(_ code: Int?) throws(SupportError) -> ExtendReasonCode {
