@@ -2,6 +2,11 @@
 -- place to change it. `receiptq migrate` re-applies this file whenever it changes (after every
 -- numbered migration). CREATE OR REPLACE only: a change PostgreSQL cannot make in place (another
 -- return type, a dropped column) needs a numbered migration that drops it first.
+--
+-- No worker of this version calls it: the ledger's write is set-based now (RecordPurchases, decided
+-- by LedgerDecision, issue 30). It stays installed for one release, so that workers of the previous
+-- version finish their batches during a rolling upgrade, and as the reference LedgerAgreementTests
+-- checks the set-based write against. A later numbered migration drops it.
 
 CREATE OR REPLACE FUNCTION receiptq.record_purchase(p_job_id bigint, p_transaction_id text, p_original_transaction_id text, p_web_order_line_item_id text, p_user_id text, p_product_id text, p_quantity integer, p_purchase_date timestamp with time zone, p_expires_date timestamp with time zone, p_environment text, p_ownership_type text, p_order_id text, p_claimed_product_id text, p_product_type text, p_app_account_token uuid, p_claimed_app_account_token uuid, p_storefront text, p_price bigint, p_currency text, p_proven boolean, p_require_token boolean, OUT result text, OUT purchase_key text, OUT matched_order_id text, OUT unmatched boolean, OUT reason text) RETURNS record
     LANGUAGE plpgsql

@@ -4,7 +4,7 @@ import ReceiptQueue
 import ReceiptQueueTesting
 import Testing
 
-/// The ledger's PL/pgSQL (`receiptq.record_purchase`) moves orders as `OrderLifecycle.next` says:
+/// The ledger's write (`RecordPurchases`) moves orders as `OrderLifecycle.next` says:
 /// a grant naming an order fulfils it only while it is pending.
 @Suite("Lifecycle: the ledger's order updates agree with OrderLifecycle.next")
 struct OrderAgreementTests {

@@ -4,7 +4,7 @@ import Foundation
 /// for its owner, and the subscription fact it states (nil for a one-time purchase).
 public struct HistoryTransaction: Sendable, Hashable {
     /// Apple's JWS, verified: queued as a signed-transaction job (verified again there, then
-    /// recorded by record_purchase).
+    /// recorded by RecordPurchases).
     public var signedTransaction: String
     public var transactionID: String
     public var originalTransactionID: String

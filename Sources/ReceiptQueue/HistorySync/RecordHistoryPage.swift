@@ -8,7 +8,7 @@ import Postgres
 /// signed-transaction job for its owner — the user of the order its Apple-signed appAccountToken
 /// names, else the latest owner of its original transaction in the ledger, else the user an
 /// operator named for a backfill (`receiptq sync --user-id`, vouched by the schema owner's login:
-/// `guard_history_sync_owner`) — which `record_purchase` grants once per purchase or period, by
+/// `guard_history_sync_owner`) — which `RecordPurchases` grants once per purchase or period, by
 /// its ownership rules (a job already queued for the same user and transaction is that job: a
 /// re-run queues nothing twice). A transaction nobody owns yet is left for the app's submission
 /// with proof, never given to who asked for the sync: a customer's history holds every purchase of

@@ -2,7 +2,7 @@ import Foundation
 
 /// A purchase Apple verified, as the worker hands it to the ledger: Apple's transaction (its
 /// product and quantity, never the client's claims), and what the ledger needs to key it as one
-/// purchase (`receiptq.record_purchase`).
+/// purchase (`RecordPurchases`, decided by `LedgerDecision`).
 public struct GrantCandidate: Sendable, Hashable {
     public var transactionID: String
     public var originalTransactionID: String

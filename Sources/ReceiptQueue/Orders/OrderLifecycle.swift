@@ -4,7 +4,7 @@ import Foundation
 public enum OrderState: String, Sendable, CaseIterable, Codable, QueueState {
     /// Registered by the backend, waiting for its purchase.
     case pending
-    /// A grant matched it (`receiptq.record_purchase`).
+    /// A grant matched it (`LedgerDecision`, written by `RecordPurchases`).
     case fulfilled
     /// The backend gave it up (no command writes it today; the schema allows it).
     case cancelled
@@ -16,8 +16,8 @@ public enum OrderState: String, Sendable, CaseIterable, Codable, QueueState {
 }
 
 /// The orders' state machine (`receiptq.orders`): pending → fulfilled, once, by the grant that
-/// matches it — written in PL/pgSQL (`receiptq.record_purchase`) inside the ledger's transaction,
-/// and checked against this spec by `OrderAgreementTests`. Pure.
+/// matches it — decided by `LedgerDecision` through `next`, written by `RecordPurchases` inside the
+/// ledger's transaction, and checked against this spec by `OrderAgreementTests`. Pure.
 public struct OrderLifecycle: Sendable, Equatable, QueueLifecycle {
     public enum Event: Sendable, Hashable {
         /// A new grant names the order (its order id, or Apple's appAccountToken), or falls back

@@ -8,10 +8,10 @@ import Postgres
 ///    key, in id order so workers never wait on each other in a cycle). The rest lost their lease.
 /// 2. Takes each grant's transaction lock (`receiptq.transaction:<id>`, as `ApplyNotification`
 ///    does) and refuses a transaction Apple's notifications said was refunded or revoked: not paid.
-/// 3. Calls `receiptq.record_purchase` for each other grant of a held job, sorted by purchase key
-///    (the order of its advisory locks): granted, already granted (one ledger row per purchase),
-///    another account's (`owned_elsewhere`), a claim without proof (`resubmit`), or held because
-///    the app requires an appAccountToken (`failed`).
+/// 3. Writes the other grants of held jobs to the ledger, set-based (`RecordPurchases`, decided by
+///    `LedgerDecision`): granted, already granted (one ledger row per purchase), another account's
+///    (`owned_elsewhere`), a claim without proof (`resubmit`), or held because the app requires an
+///    appAccountToken (`failed`).
 /// 4. Applies what the submissions whose purchase the ledger holds say about subscriptions to
 ///    the model (`ApplySubmissionFacts`; nothing for a batch without subscription periods).
 /// 5. Ends every held job with `CompleteBatch`, in the state `JobLifecycle` gives its outcome.
@@ -36,37 +36,6 @@ public enum RecordOutcomes {
     static let revokedSQL = """
         SELECT transaction_id, reason FROM receiptq.revocations
         WHERE transaction_id = ANY($1::text[]) AND reinstated_at IS NULL                       -- primary key
-        """
-
-    /// One `receiptq.record_purchase` per grant, in purchase-key order (the order of its
-    /// advisory locks). The key is computed as the function computes it, catalog included.
-    static let grantSQL = """
-        SELECT c.job_id, g.result, g.purchase_key, g.matched_order_id, g.unmatched, g.reason
-        FROM (
-            SELECT c.*
-            FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::bigint[],
-                        $9::bigint[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::uuid[], $16::uuid[],
-                        $17::text[], $18::bigint[], $19::text[], $20::bool[])
-                AS c(job_id, transaction_id, original_transaction_id, web_order_line_item_id, user_id, product_id, quantity,
-                     purchase_ms, expires_ms, environment, ownership_type, order_id, claimed_product_id, product_type,
-                     app_account_token, claimed_app_account_token, storefront, price, currency, proven)
-            LEFT JOIN receiptq.products p ON p.product_id = c.product_id                 -- products_pkey
-            ORDER BY receiptq.purchase_key(c.transaction_id, c.original_transaction_id, c.web_order_line_item_id,
-                                           coalesce(p.type, c.product_type, CASE WHEN c.expires_ms IS NOT NULL THEN 'auto_renewable' END),
-                                           c.ownership_type),
-                     c.transaction_id
-        ) AS c
-        CROSS JOIN LATERAL receiptq.record_purchase(
-            c.job_id, c.transaction_id, c.original_transaction_id, c.web_order_line_item_id, c.user_id, c.product_id,
-            c.quantity, to_timestamp(c.purchase_ms / 1000.0), to_timestamp(c.expires_ms / 1000.0), c.environment,
-            c.ownership_type, c.order_id, c.claimed_product_id, c.product_type, c.app_account_token, c.claimed_app_account_token,
-            c.storefront, c.price, c.currency, c.proven, $21) AS g
-        """
-
-    /// A test-roots worker's grants, marked (`OwnershipPolicy.testRoots`).
-    static let markTestRootsSQL = """
-        UPDATE receiptq.grants SET signed_under = 'test-roots'
-        WHERE purchase_key = ANY($1::text[]) AND job_id = ANY($2::bigint[])             -- grants_pkey
         """
 
     public struct Result: Sendable, Equatable {
@@ -126,38 +95,22 @@ public enum RecordOutcomes {
             }
         }
         if !grants.isEmpty {
-            let rows = try connection.query(grantSQL, [
-                grants.map(\.0.id), grants.map(\.1.transactionID), grants.map(\.1.originalTransactionID),
-                grants.map(\.1.webOrderLineItemID), grants.map(\.0.userID), grants.map(\.1.productID), grants.map(\.1.quantity),
-                grants.map(\.1.purchaseDateMs), grants.map(\.1.expiresDateMs), grants.map(\.1.environment),
-                grants.map(\.1.ownershipType), grants.map(\.0.orderID), grants.map(\.0.productID), grants.map(\.1.productType),
-                grants.map { $0.1.appAccountToken?.uuidString }, grants.map { $0.0.appAccountToken?.uuidString },
-                grants.map(\.1.storefront), grants.map(\.1.price), grants.map(\.1.currency), grants.map { $0.0.isProof },
-                ownership.requireAppAccountToken,
-            ])
-            for row in rows {
-                let id: Int64 = try row.decode("job_id")
-                purchaseKeys[id] = try row.decodeIfPresent("purchase_key")
-                let reason = try row.decodeIfPresent("reason", as: String.self) ?? ""
-                switch try row.decode("result", as: String.self) {
-                case "granted":
+            for verdict in try RecordPurchases.run(grants.map { .init(lease: $0.0, candidate: $0.1) }, ownership: ownership,
+                                                   now: now, on: connection) {
+                let id = verdict.jobID
+                purchaseKeys[id] = verdict.purchaseKey
+                let reason = verdict.reason ?? ""
+                switch verdict.result {
+                case .granted:
                     outcomes[id] = .granted
-                    if try row.decodeIfPresent("unmatched", as: Bool.self) == true { unmatched += 1 }
-                case "already_granted":
+                    if verdict.unmatched == true { unmatched += 1 }
+                case .alreadyGranted:
                     outcomes[id] = .alreadyGranted
                     reasons[id] = reason
-                case "owned_elsewhere":
-                    outcomes[id] = .ownedElsewhere(reason: reason)
-                case "unproven":
-                    outcomes[id] = .resubmit(reason: reason)
-                case "token_required":
-                    outcomes[id] = .failed(reason: reason)
-                case let other: throw PostgresError(.decoding, "unknown record_purchase result \(other)")
+                case .ownedElsewhere: outcomes[id] = .ownedElsewhere(reason: reason)
+                case .unproven: outcomes[id] = .resubmit(reason: reason)
+                case .tokenRequired: outcomes[id] = .failed(reason: reason)
                 }
-            }
-            let granted = outcomes.filter { $0.value == .granted }.map(\.key)
-            if ownership.testRoots, !granted.isEmpty {
-                try connection.query(markTestRootsSQL, [granted.compactMap { purchaseKeys[$0] }, granted])
             }
         }
         let planned = ApplySubmissionFacts.plan(attempts, outcomes: outcomes)

@@ -11,7 +11,7 @@ import ServiceLifecycle
 /// revision — each page a request under the fleet's rate budget (`FleetRateLimiter` behind the
 /// client) — verifies every transaction against the trusted roots, and records the page with its
 /// revision in one transaction (`RecordHistoryPage`): purchases queued for their owners as
-/// signed-transaction jobs (one grant per purchase or period, by `record_purchase`), periods
+/// signed-transaction jobs (one grant per purchase or period, by `RecordPurchases`), periods
 /// applied to the subscription model as `history` facts. A walk stopped anywhere (Apple's
 /// trouble, a lost lease, SIGTERM) resumes after the last page recorded.
 public final class HistorySyncRunner: Service, Sendable {
