@@ -21,8 +21,9 @@ public enum RecordOutcomes {
     static let lockSQL = """
         SELECT j.id
         FROM receiptq.jobs AS j
-        JOIN unnest($1::bigint[], $2::int[]) AS l(id, attempt) ON j.id = l.id AND j.attempts = l.attempt
-        WHERE j.locked_by = $3   -- implies state = 'verifying' (jobs_lease_check); keeps the plan on the primary key
+        JOIN unnest($1::bigint[], $2::int[], array_fill($3::text, ARRAY[cardinality($1::bigint[])])) AS l(id, attempt, worker)
+          ON j.id = l.id AND j.attempts = l.attempt                                     -- primary key
+         AND j.locked_by = l.worker   -- implies state = 'verifying' (jobs_lease_check); a join clause, as in CompleteBatch
         ORDER BY j.id
         FOR UPDATE OF j
         """

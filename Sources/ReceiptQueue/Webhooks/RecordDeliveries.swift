@@ -15,10 +15,11 @@ public enum RecordDeliveries {
             last_status = coalesce(o.status, d.last_status),
             last_error = CASE WHEN o.give_back THEN d.last_error ELSE o.error END,
             delivered_at = CASE WHEN o.state = '\(DeliveryState.delivered.rawValue)' THEN now() END
-        FROM unnest($2::text[], $3::bigint[], $4::int[], $5::text[], $6::bigint[], $7::int[], $8::text[], $9::bool[])
-             AS o(endpoint_id, event_sequence, attempt, state, delay_ms, status, error, give_back)
+        FROM unnest($2::text[], $3::bigint[], $4::int[], $5::text[], $6::bigint[], $7::int[], $8::text[], $9::bool[],
+                    array_fill($1::text, ARRAY[cardinality($2::text[])]))
+             AS o(endpoint_id, event_sequence, attempt, state, delay_ms, status, error, give_back, worker)
         WHERE d.endpoint_id = o.endpoint_id AND d.event_sequence = o.event_sequence      -- primary key
-          AND d.locked_by = $1 AND d.attempts = o.attempt
+          AND d.locked_by = o.worker AND d.attempts = o.attempt   -- a join clause: see CompleteBatch
         RETURNING d.endpoint_id, d.event_sequence
         """
 
