@@ -35,9 +35,10 @@ extension ReceiptWorker {
         return (hedge, sent)
     }
 
-    /// Engine thread, when a straggler is due: the breaker closed and a hedge credit to spend.
+    /// Engine thread, when a straggler is due: the gate allows one more request (`WorkerGate.mayHedge`)
+    /// and a hedge credit to spend.
     private func mayHedge() -> Bool {
-        guard gate.withLock({ $0.phase(.production) == .closed }) else { return false }
+        guard gate.withLock({ $0.mayHedge }) else { return false }
         return hedging.withLock { $0?.mayHedge() ?? false }
     }
 

@@ -126,9 +126,9 @@ public final class ReceiptWorker: Service, Sendable {
                 continue
             }
             metrics.claimBatch.record(leases.count)
-            let plan = gate.withLock { $0.claimed(leases.count, of: wanted, now: .now) }
+            let (plan, era) = gate.withLock { ($0.claimed(leases.count, of: wanted, now: .now), $0.era) }
             metrics.inFlight.record(inFlight)
-            await send(leases, plan)
+            await send(leases, plan, admittedIn: era)
             if leases.count < wanted {
                 await wake.wait(timeout: configuration.pollInterval)   // queue drained: wait for NOTIFY
             }
@@ -138,8 +138,8 @@ public final class ReceiptWorker: Service, Sendable {
 
     /// Sends a claim batch as the gate planned it: in chunks, checking between them that the
     /// breaker is still closed (`CanaryPolicy`); what is left when it opens, or when the worker
-    /// stops, is released unsent.
-    private func send(_ leases: [JobLease], _ plan: WorkerGate<ContinuousClock.Instant>.SendPlan) async {
+    /// stops, is released unsent. `era`: the gate's era the claim was admitted in.
+    private func send(_ leases: [JobLease], _ plan: WorkerGate<ContinuousClock.Instant>.SendPlan, admittedIn era: Int) async {
         guard case .chunks(let chunk, var pause, let pace) = plan else {
             release(leases)
             return
@@ -153,7 +153,7 @@ public final class ReceiptWorker: Service, Sendable {
                 // carries none (the request body becomes the only copy while Apple answers).
                 let receipt = ReceiptHandoff(lease.receiptData)
                 let held = lease.withoutReceipt
-                verifications.start(lease.id) { await self.verify(held, receipt: receipt) }
+                verifications.start(lease.id) { await self.verify(held, receipt: receipt, admittedIn: era) }
             }
             rest = rest.dropFirst(chunk)
             guard !rest.isEmpty else { return }
@@ -178,6 +178,19 @@ public final class ReceiptWorker: Service, Sendable {
         logger.info("released the rest of a claim unsent (Apple failed its first requests, or stopping)", metadata: ["released": "\(leases.count)"])
     }
 
+    /// One verification whose era ended before its request went (the breaker opened, a 21004
+    /// pause began, or stopping): its job goes back at once, its attempt given back. Not logged
+    /// one by one (a batch's worth may end together); `release(_:)` logs whole chunks.
+    private func releaseUnsent(_ lease: JobLease) {
+        writer.submit(FinishedAttempt(lease: lease, decision: .result(.release)))
+        let remaining = gate.withLock { gate in
+            gate.released(1)
+            return gate.inFlight
+        }
+        metrics.inFlight.record(remaining)
+        wake.signal()
+    }
+
     /// Lets in-flight verifications finish until `shutdownDeadline`, then cancels the rest (each
     /// releases its job) and waits until every one has handed its job to the writer.
     private func drain() async {
@@ -199,10 +212,14 @@ public final class ReceiptWorker: Service, Sendable {
     /// answer, and the verdict handed to the writer with the slot given back. The steps before and
     /// after the await are functions of their own (not inlined) so that their locals stay off
     /// this async frame, which lives as long as Apple takes, once per verification in flight.
-    private func verify(_ lease: JobLease, receipt: ReceiptHandoff) async {
+    private func verify(_ lease: JobLease, receipt: ReceiptHandoff, admittedIn era: Int) async {
         let sent = ContinuousClock.now
         guard let request = await prepareRequest(lease, receipt: receipt) else {
             finishedLocally()
+            return
+        }
+        guard gate.withLock({ $0.maySend(admittedIn: era) }) else {
+            releaseUnsent(lease)
             return
         }
         let result: VerificationResult?

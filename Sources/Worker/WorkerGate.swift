@@ -15,6 +15,8 @@ import ReceiptQueue
 ///   breaker opens, telling the fleet (`OutageNotice`) — never for a failed probe;
 /// - sending a claim batch in chunks with canaries after a lull (`CanaryPolicy`), and releasing
 ///   what is left unsent when the breaker opens;
+/// - eras: what was admitted before the production breaker opened, a 21004 pause began or the
+///   worker began stopping is never sent after it (`era`, `maySend(admittedIn:)`);
 /// - the 21004 pause: one receipt answered 21004 is that job's problem (it is retried and, after
 ///   a few, given up — `AttemptDecision`); `secretMismatchJobs` distinct jobs answered 21004
 ///   within `secretMismatchWindow` mean our shared secret is wrong: claiming pauses, then goes
@@ -88,6 +90,15 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
     /// Verifications claimed and not yet finished or released.
     public private(set) var inFlight = 0
     public private(set) var stopping = false
+    /// Ends each time what was admitted must no longer go to Apple: the production breaker
+    /// opened, a 21004 pause began, the worker began stopping. A claim, its chunks and each of its
+    /// requests go only while the era they were admitted in lasts. Why: a claim still running in
+    /// the database when a 21004 pause began sent its first chunk into the pause, and a
+    /// verification task the scheduler started late sent its request after it (a busy CI machine
+    /// saw 7 requests after the pause, `VerdictPolicyTests`).
+    public private(set) var era = 0
+    /// The era of the claim now running (a worker claims one batch at a time).
+    private var claimEra = 0
     private var breakers: [VerifyReceiptEnvironment: CircuitBreaker<Instant>]
     private var canary: CanaryPolicy<Instant>
     private var pausedUntil: Instant?
@@ -124,6 +135,7 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
         var wanted = min(configuration.concurrency - inFlight, configuration.maxClaimBatch)
         if probingSecret { wanted = inFlight == 0 ? min(wanted, 1) : 0 }
         guard wanted > 0 else { return 0 }
+        claimEra = era
         return breakers[.production]?.admit(wanted, now: now) ?? wanted
     }
 
@@ -133,9 +145,9 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
         inFlight += count
         breakers[.production]?.notSent(wanted - count)
         guard count > 0 else { return .chunks(of: canary.chunk, firstPause: .zero, pace: configuration.sendPace) }
-        // Opened while the claim ran (another worker's notice, say): none of it goes. A probe
-        // (half-open) does go.
-        if breakers[.production]?.phase == .open {
+        // The breaker opened (another worker's notice, say), a 21004 pause began or the worker
+        // began stopping while the claim ran: none of it goes. A probe (half-open) does go.
+        guard claimEra == era else {
             breakers[.production]?.notSent(count)
             return .releaseAll
         }
@@ -161,11 +173,18 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
         breakers[.production]?.sent(count, now: now)
     }
 
-    /// Whether the next chunk of a batch may go: the production breaker is still closed, no
-    /// 21004 pause began, and the worker is not stopping. Otherwise the rest is released.
-    public var maySendMore: Bool {
-        !stopping && !probingSecret && (breakers[.production]?.isClosed ?? true)
-    }
+    /// Whether the next chunk of the batch being sent may go: its era lasts (the production
+    /// breaker did not open, no 21004 pause began, the worker is not stopping). Otherwise the
+    /// rest is released.
+    public var maySendMore: Bool { maySend(admittedIn: claimEra) }
+
+    /// Whether a request admitted in `admittedIn` may still go, checked once more just before it
+    /// is sent (its task may start late on a busy machine). Otherwise its job is released.
+    public func maySend(admittedIn: Int) -> Bool { !stopping && admittedIn == era }
+
+    /// Whether a straggler may be asked again (`HedgePolicy`): a hedge is one more request, so
+    /// only while the production breaker is closed and no 21004 pause holds the worker back.
+    public var mayHedge: Bool { !probingSecret && phase(.production) == .closed }
 
     /// A claimed job was decided on this machine without asking Apple (a receipt refused by the
     /// local check): its slot is free, and the production breaker gets its admission back — in
@@ -181,9 +200,10 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
         inFlight -= count
     }
 
-    /// Graceful shutdown began: no more claims, no more chunks.
+    /// Graceful shutdown began: no more claims, no more chunks, no requests not yet sent.
     public mutating func stop() {
         stopping = true
+        era += 1
     }
 
     // MARK: - Answers and notices
@@ -218,6 +238,7 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
             secretMismatches[job] = now
             if secretMismatches.count >= configuration.secretMismatchJobs || probingSecret {
                 pausedUntil = now + configuration.configurationErrorPause
+                era += 1
                 probingSecret = true
                 secretPausedAt = now
                 secretMismatches.removeAll()
@@ -248,6 +269,7 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
         if before[result.environment] == .closed && breakers[result.environment]?.phase == .open {
             actions.append(.announceOutage(result.environment))
         }
+        if before[.production] != .open && breakers[.production]?.phase == .open { era += 1 }
         return actions
     }
 
@@ -257,6 +279,7 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
         guard notice.worker != configuration.name,
               let environment = VerifyReceiptEnvironment(rawValue: notice.environment),
               breakers[environment]?.recordFleetOutage(now: now) == true else { return [] }
+        if environment == .production { era += 1 }
         return [.breakerMoved(environment, .open, reportedBy: notice.worker)]
     }
 

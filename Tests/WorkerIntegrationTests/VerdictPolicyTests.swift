@@ -292,7 +292,10 @@ struct VerdictPolicyTests {
         let worker = e2e.startWorker(e2e.workerConfiguration(name: "w"), sharedSecret: "wrong-secret", logs: logs)
         _ = try await e2e.queue.enqueue((0..<50).map { NewJob(receiptData: EndToEnd.receipt([("s\($0)", "coins100")]), transactionID: "s\($0)", userID: "u") })
         #expect(await eventually(timeout: .seconds(20)) { !logs.at(.critical).isEmpty })
-        try await Task.sleep(for: .milliseconds(500))                  // answers to what was in flight
+        // What was sent before the pause is answered and written back; nothing is verifying.
+        #expect(await eventually(timeout: .seconds(20)) {
+            (try? await e2e.count("SELECT count(*) FROM receiptq.jobs WHERE state = 'verifying'")) == 0
+        })
         let requests = e2e.fake.stats.snapshot().requests
         try await Task.sleep(for: .seconds(2))
         #expect(e2e.fake.stats.snapshot().requests == requests)       // paused: no more calls to Apple

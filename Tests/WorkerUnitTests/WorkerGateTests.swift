@@ -172,6 +172,60 @@ struct WorkerGateTests {
         #expect(gate.slotsToClaim(now: clock.now) == 500)
     }
 
+    /// Five jobs of a claim batch answered 21004: the pause begins.
+    func pausedFor21004(_ gate: inout Gate) {
+        for job in 1...5 { _ = gate.finished(Self.secretRefused, job: Int64(job), sentAt: clock.now, now: clock.now) }
+    }
+
+    @Test func aClaimStillRunningWhenA21004PauseBeginsSendsNothing() {
+        var gate = warmedUp()
+        _ = gate.claimed(10, of: gate.slotsToClaim(now: clock.now), now: clock.now)
+        let wanted = gate.slotsToClaim(now: clock.now)               // a second claim goes to the database …
+        pausedFor21004(&gate)                                         // … and the pause begins meanwhile
+        #expect(gate.claimed(7, of: wanted, now: clock.now) == .releaseAll)
+    }
+
+    @Test func aRequestAdmittedBeforeA21004PauseIsNotSentAfterIt() {
+        var gate = warmedUp()
+        _ = gate.claimed(10, of: gate.slotsToClaim(now: clock.now), now: clock.now)
+        let admitted = gate.era
+        #expect(gate.maySend(admittedIn: admitted))
+        pausedFor21004(&gate)
+        #expect(!gate.maySend(admittedIn: admitted))                 // its task started late: released, never sent
+        #expect(!gate.maySendMore)
+        clock.advance(by: .seconds(60))
+        _ = gate.claimed(1, of: gate.slotsToClaim(now: clock.now), now: clock.now)
+        #expect(gate.maySend(admittedIn: gate.era))                   // the probe after the pause goes
+    }
+
+    @Test func noHedgesDuringA21004Pause() {
+        var gate = warmedUp()
+        _ = gate.claimed(10, of: gate.slotsToClaim(now: clock.now), now: clock.now)
+        #expect(gate.mayHedge)
+        pausedFor21004(&gate)
+        #expect(!gate.mayHedge)
+    }
+
+    @Test func aRequestAdmittedBeforeTheBreakerOpensOrTheWorkerStopsIsNotSent() {
+        var opened = warmedUp()
+        _ = opened.claimed(10, of: opened.slotsToClaim(now: clock.now), now: clock.now)
+        let beforeNotice = opened.era
+        _ = opened.heard(OutageNotice(environment: "Production", worker: "w2"), now: clock.now)
+        #expect(!opened.maySend(admittedIn: beforeNotice))
+        #expect(!opened.mayHedge)
+
+        var sandboxOnly = warmedUp()
+        let era = sandboxOnly.era
+        _ = sandboxOnly.heard(OutageNotice(environment: "Sandbox", worker: "w2"), now: clock.now)
+        #expect(sandboxOnly.maySend(admittedIn: era))                // production's requests still go
+
+        var stopping = warmedUp()
+        _ = stopping.claimed(10, of: stopping.slotsToClaim(now: clock.now), now: clock.now)
+        let beforeStop = stopping.era
+        stopping.stop()
+        #expect(!stopping.maySend(admittedIn: beforeStop))
+    }
+
     @Test func jobsAnswered21004MinutesApartDoNotAddUp() {
         var gate = warmedUp()
         _ = gate.claimed(10, of: gate.slotsToClaim(now: clock.now), now: clock.now)
