@@ -3,7 +3,7 @@ import Postgres
 import ReceiptQueue
 import Synchronization
 
-/// Writes finished attempts in batches: one transaction per batch (`RecordOutcomes`), flushed when
+/// Writes finished attempts in batches: one transaction per batch (`JobQueue.record`), flushed when
 /// `maxBatch` attempts wait or `flushInterval` after the first one arrived, so the database is
 /// not the bottleneck at thousands of verifications per second.
 ///
@@ -23,8 +23,8 @@ public final class OutcomeWriter: Sendable {
     }
 
     private let configuration: Configuration
-    private let lifecycle: JobLifecycle
-    private let pool: PostgresPool
+    /// Every write goes through the queue's façade (its lifecycle decides retries and giving up).
+    private let jobs: JobQueue
     private let worker: String
     private let metrics: WorkerMetrics
     private let logger: Logger
@@ -36,11 +36,9 @@ public final class OutcomeWriter: Sendable {
         var waiter: CheckedContinuation<Void, Never>?
     }
 
-    public init(pool: PostgresPool, worker: String, lifecycle: JobLifecycle, configuration: Configuration = .init(),
-                metrics: WorkerMetrics, logger: Logger) {
+    public init(queue: JobQueue, worker: String, configuration: Configuration = .init(), metrics: WorkerMetrics, logger: Logger) {
         self.configuration = configuration
-        self.lifecycle = lifecycle
-        self.pool = pool
+        self.jobs = queue
         self.worker = worker
         self.metrics = metrics
         self.logger = logger
@@ -130,10 +128,7 @@ public final class OutcomeWriter: Sendable {
     }
 
     private func record(_ batch: [FinishedAttempt]) async throws -> RecordOutcomes.Result {
-        let worker = self.worker, lifecycle = self.lifecycle, ownership = configuration.ownership
-        return try await pool.transaction {
-            try RecordOutcomes.run(batch, worker: worker, lifecycle: lifecycle, ownership: ownership, on: $0)
-        }
+        try await jobs.record(batch, worker: worker, ownership: configuration.ownership)
     }
 
     /// A lasting error: write halves apart; a single attempt that still fails ends `failed`.

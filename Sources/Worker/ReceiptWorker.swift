@@ -49,13 +49,14 @@ public final class ReceiptWorker: Service, Sendable {
         self.localReceipts = localReceipts
         self.configuration = configuration
         self.decision = configuration.decision
-        self.queue = JobQueue(pool: pool, lifecycle: configuration.lifecycle)
+        let queue = JobQueue(pool: pool, lifecycle: configuration.lifecycle)
+        self.queue = queue
         self.database = database
         self.verifier = verifier
         self.metrics = metrics
         self.logger = logger
-        self.writer = OutcomeWriter(pool: pool, worker: configuration.name, lifecycle: configuration.lifecycle,
-                                    configuration: configuration.writer, metrics: metrics, logger: logger)
+        self.writer = OutcomeWriter(queue: queue, worker: configuration.name, configuration: configuration.writer,
+                                    metrics: metrics, logger: logger)
         self.hedging = Mutex(configuration.hedging)
         self.gate = Mutex(WorkerGate(configuration: .init(
             name: configuration.name, concurrency: configuration.concurrency, maxClaimBatch: configuration.maxClaimBatch,

@@ -68,7 +68,7 @@ public final class TransactionJobRunner: Service, Sendable {
         let queue = JobQueue(pool: pool, lifecycle: lifecycle)
         self.database = database
         self.logger = logger
-        let writer = OutcomeWriter(pool: pool, worker: configuration.name, lifecycle: lifecycle, configuration: configuration.writer,
+        let writer = OutcomeWriter(queue: queue, worker: configuration.name, configuration: configuration.writer,
                                    metrics: metrics, logger: logger)
         self.writer = writer
         // NOTIFY receiptq_jobs reaches both loops through one listener (`run`), not one each.
