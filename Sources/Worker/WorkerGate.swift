@@ -1,12 +1,13 @@
 import AppStore
 import ReceiptQueue
 
-/// Every decision the worker makes about talking to Apple, as a pure value type in the manner of
-/// postgres-nio's `PoolStateMachine`: the worker reports events (a claim came back, an answer
-/// arrived, another worker's notice was heard) with the time, and the gate answers with how many
-/// jobs to claim, how to send a batch, and `Action`s to carry out (log, meter, announce). Nothing
-/// here reads a clock, a random source or the network, so every rule is tested with a manual
-/// clock in microseconds (`WorkerGateTests`) as well as in real time.
+/// Every decision the worker makes, as a pure value type in the manner of postgres-nio's
+/// `PoolStateMachine`: the worker reports each event (a look at the queue, a claim came back, an
+/// answer arrived, another worker's notice was heard, stop) with the time to `handle`, and the
+/// gate answers with the `Action`s to carry out — claim, send, pause, release, record, wait,
+/// meter, log, announce (`WorkerGate+Events`). Nothing here reads a clock, a random source or the
+/// network, so every rule is tested with a manual clock in microseconds (`WorkerGateTests`,
+/// `WorkerGateEventTests`) as well as in real time.
 ///
 /// What it decides:
 /// - admission: free slots (at most a claim batch), unless the production breaker or a 21004
@@ -59,8 +60,8 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
         }
     }
 
-    /// What the worker must do after an event, besides what the event's return value says.
-    public enum Action: Sendable, Equatable {
+    /// What the gate decided about Apple, for the worker to log, meter or announce (`Action.report`).
+    public enum Report: Sendable, Equatable {
         /// An environment's breaker changed phase; `reportedBy` names the worker whose notice
         /// opened it (nil: this worker's own answers).
         case breakerMoved(VerifyReceiptEnvironment, CircuitBreaker<Instant>.Phase, reportedBy: String?)
@@ -78,7 +79,7 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
     }
 
     /// How to send a claim batch.
-    public enum SendPlan: Sendable, Equatable {
+    enum SendPlan: Sendable, Equatable {
         /// The breaker opened while the claim ran: send none of it, release it all.
         case releaseAll
         /// Send `chunk` at a time; wait `firstPause` after the first chunk, `pace` after the
@@ -110,6 +111,13 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
     private var secretPausedAt: Instant?
     private var lastAlert: Instant?
     private var heldBackAlerts = 0
+    /// The rest of the claim being sent in chunks (`WorkerGate+Events`).
+    var unsent: ArraySlice<JobLease> = []
+    /// Its chunk size and the pause between chunks.
+    var sendPlan: (chunk: Int, pace: Duration) = (1, .zero)
+    /// After the claim is sent (or released): wait this long for a wake-up (the claim came back
+    /// short, so the queue is drained), or look again at once (nil).
+    var waitAfterBatch: Duration?
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -129,7 +137,7 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
     /// Jobs to claim now: free slots (at most a batch) if the production breaker and any 21004
     /// pause allow; 0 when stopping. What is admitted and not claimed must be given back with
     /// `claimed(_:of:now:)` or `claimFailed(wanted:)`.
-    public mutating func slotsToClaim(now: Instant) -> Int {
+    mutating func slotsToClaim(now: Instant) -> Int {
         if stopping { return 0 }
         if let pausedUntil, now < pausedUntil { return 0 }
         var wanted = min(configuration.concurrency - inFlight, configuration.maxClaimBatch)
@@ -141,7 +149,7 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
 
     /// A claim for `wanted` came back with `count` jobs; they are in flight until sent and
     /// finished, or released.
-    public mutating func claimed(_ count: Int, of wanted: Int, now: Instant) -> SendPlan {
+    mutating func claimed(_ count: Int, of wanted: Int, now: Instant) -> SendPlan {
         inFlight += count
         breakers[.production]?.notSent(wanted - count)
         guard count > 0 else { return .chunks(of: canary.chunk, firstPause: .zero, pace: configuration.sendPace) }
@@ -158,17 +166,17 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
     /// Other workers heard from Apple recently (`FleetAnsweredRecently`): skip slow start.
     /// - Returns: whether slow start was skipped.
     @discardableResult
-    public mutating func fleetAnswered(_ environment: VerifyReceiptEnvironment) -> Bool {
+    mutating func fleetAnswered(_ environment: VerifyReceiptEnvironment) -> Bool {
         breakers[environment]?.recordFleetHealthy() ?? false
     }
 
     /// The claim failed: nothing was leased.
-    public mutating func claimFailed(wanted: Int) {
+    mutating func claimFailed(wanted: Int) {
         breakers[.production]?.notSent(wanted)
     }
 
     /// A chunk of `count` requests of a batch is going out now.
-    public mutating func sendingChunk(_ count: Int, now: Instant) {
+    mutating func sendingChunk(_ count: Int, now: Instant) {
         canary.sent(at: now)
         breakers[.production]?.sent(count, now: now)
     }
@@ -176,7 +184,7 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
     /// Whether the next chunk of the batch being sent may go: its era lasts (the production
     /// breaker did not open, no 21004 pause began, the worker is not stopping). Otherwise the
     /// rest is released.
-    public var maySendMore: Bool { maySend(admittedIn: claimEra) }
+    var maySendMore: Bool { maySend(admittedIn: claimEra) }
 
     /// Whether a request admitted in `admittedIn` may still go, checked once more just before it
     /// is sent (its task may start late on a busy machine). Otherwise its job is released.
@@ -190,18 +198,18 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
     /// local check): its slot is free, and the production breaker gets its admission back — in
     /// slow start the breaker admits only a threshold before Apple answers, and a run of garbage
     /// never answered by Apple once held every later claim.
-    public mutating func decidedLocally() {
+    mutating func decidedLocally() {
         inFlight -= 1
         breakers[.production]?.notSent(1)
     }
 
     /// `count` claimed jobs go back unsent (their attempt given back).
-    public mutating func released(_ count: Int) {
+    mutating func released(_ count: Int) {
         inFlight -= count
     }
 
     /// Graceful shutdown began: no more claims, no more chunks, no requests not yet sent.
-    public mutating func stop() {
+    mutating func stop() {
         stopping = true
         era += 1
     }
@@ -210,10 +218,10 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
 
     /// The verification of `job`, sent at `sentAt`, finished with `result` (or was cancelled:
     /// `result` nil).
-    public mutating func finished(_ result: VerificationResult?, job: Int64 = 0, sentAt: Instant, now: Instant) -> [Action] {
+    mutating func finished(_ result: VerificationResult?, job: Int64 = 0, sentAt: Instant, now: Instant) -> [Report] {
         inFlight -= 1
         guard let result else { return [] }
-        var actions: [Action] = []
+        var actions: [Report] = []
         let appleTrouble: Bool
         // Apple's certificate did not verify: our CA bundle or clock, not Apple's health. The
         // breaker hears nothing (its probe slot is given back): opening it would pause the fleet
@@ -275,7 +283,7 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
 
     /// Another worker's breaker opened: open ours if it is closed. Our own notices, and notices
     /// that are not about a known environment, are ignored.
-    public mutating func heard(_ notice: OutageNotice, now: Instant) -> [Action] {
+    mutating func heard(_ notice: OutageNotice, now: Instant) -> [Report] {
         guard notice.worker != configuration.name,
               let environment = VerifyReceiptEnvironment(rawValue: notice.environment),
               breakers[environment]?.recordFleetOutage(now: now) == true else { return [] }

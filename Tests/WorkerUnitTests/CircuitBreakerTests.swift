@@ -381,7 +381,7 @@ struct CircuitBreakerTests {
 }
 
 /// A tiny seeded generator: the simulations are the same on every run.
-struct SplitMix {
+struct SplitMix: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

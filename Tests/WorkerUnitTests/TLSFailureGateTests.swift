@@ -2,7 +2,7 @@ import AppStore
 import ClockTesting
 import ReceiptQueue
 import Testing
-import Worker
+@testable import Worker
 
 /// A TLS verification failure toward Apple is a CA bundle or clock problem on our side: it
 /// alerts, and never opens (or closes) the circuit breaker as an Apple outage would.
@@ -22,7 +22,7 @@ struct TLSFailureGateTests {
 
     @Test func aRunOfTLSFailuresLeavesTheBreakerClosedAndAlertsOncePerInterval() {
         var gate = gate()
-        var alerts: [WorkerGate<ManualClock.Instant>.Action] = []
+        var alerts: [WorkerGate<ManualClock.Instant>.Report] = []
         for _ in 0..<5 {
             _ = gate.claimed(gate.slotsToClaim(now: clock.now), of: 20, now: clock.now)
             for _ in 0..<20 {
@@ -40,7 +40,7 @@ struct TLSFailureGateTests {
     @Test func theSameRunOfNetworkFailuresOpensIt() {
         var gate = gate()
         _ = gate.claimed(gate.slotsToClaim(now: clock.now), of: 20, now: clock.now)
-        var actions: [WorkerGate<ManualClock.Instant>.Action] = []
+        var actions: [WorkerGate<ManualClock.Instant>.Report] = []
         for _ in 0..<20 { actions += gate.finished(Self.refused, sentAt: clock.now, now: clock.now) }
         #expect(gate.phase(.production) == .open)
         #expect(actions.contains(.announceOutage(.production)))

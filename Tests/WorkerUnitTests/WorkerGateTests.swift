@@ -2,7 +2,7 @@ import AppStore
 import ClockTesting
 import ReceiptQueue
 import Testing
-import Worker
+@testable import Worker
 
 /// The worker's decisions on a manual clock: outages, fleet notices, canaries, pauses and alerts,
 /// each staged in microseconds instead of the seconds the real-time tests need.
@@ -69,7 +69,7 @@ struct WorkerGateTests {
     @Test func aRunOfFailuresOpensTheBreakerAndTellsTheFleetOnceNotForEachFailedProbe() {
         var gate = gate()
         _ = gate.claimed(20, of: gate.slotsToClaim(now: clock.now), now: clock.now)
-        var actions: [Gate.Action] = []
+        var actions: [Gate.Report] = []
         for _ in 0..<20 { actions += gate.finished(Self.refused, sentAt: clock.now, now: clock.now) }
         #expect(actions == [.breakerMoved(.production, .open, reportedBy: nil), .announceOutage(.production)])
         #expect(gate.slotsToClaim(now: clock.now) == 0)
@@ -124,7 +124,7 @@ struct WorkerGateTests {
         gate.sendingChunk(20, now: clock.now)
         let sent = clock.now
         clock.advance(by: .milliseconds(30))   // Apple is down: the canaries fail fast
-        var actions: [Gate.Action] = []
+        var actions: [Gate.Report] = []
         for _ in 0..<20 { actions += gate.finished(Self.refused, sentAt: sent, now: clock.now) }
         clock.advance(by: .milliseconds(470))
         #expect(!gate.maySendMore)            // the other 180 are released, never sent
@@ -146,7 +146,7 @@ struct WorkerGateTests {
         var gate = warmedUp()
         _ = gate.claimed(10, of: gate.slotsToClaim(now: clock.now), now: clock.now)
         // The same job, answered 21004 again and again (another app's receipt, say): logged, never a pause.
-        var actions: [Gate.Action] = []
+        var actions: [Gate.Report] = []
         for _ in 0..<10 {
             actions += gate.finished(Self.secretRefused, job: 7, sentAt: clock.now, now: clock.now)
             clock.advance(by: .seconds(11))
