@@ -47,6 +47,25 @@ struct NotificationAgreementTests {
         }
     }
 
+    /// The API stores each notification in the state the lifecycle says it arrives in.
+    @Test func enqueueNotificationsStoresEachInItsArrivalState() async throws {
+        let fixture = try await QueueFixture.make()
+        defer { fixture.shutdown() }
+        let reasons: [String?] = [nil, "bundle id com.other.app is not this app's", nil, "environment Sandbox refused"]
+        let notifications = reasons.map { reason in
+            NewNotification(uuid: UUID(), type: "TEST", subtype: nil, environment: "Sandbox", signedDate: Date(), originalTransactionID: nil,
+                            transactionID: nil, signedPayload: "payload", source: .endpoint, quarantineReason: reason)
+        }
+        #expect(try await fixture.pool.withConnection { try EnqueueNotifications.run(notifications, on: $0) } == [true, true, true, true])
+        for notification in notifications {
+            let row = try await fixture.pool.query("SELECT state, last_error FROM receiptq.notifications WHERE notification_uuid = $1",
+                                                   [notification.uuid])[0]
+            #expect(try row.decode("state", as: String.self)
+                    == NotificationLifecycle.arrival(quarantineReason: notification.quarantineReason).rawValue)
+            #expect(try row.decodeIfPresent("last_error", as: String.self) == notification.quarantineReason)
+        }
+    }
+
     @Test func claimNotifications() async throws {
         try await Self.check(.claim) { fixture, _ in
             _ = try await fixture.pool.withConnection { try ClaimNotifications.run(limit: 100, worker: "claimer", lease: .seconds(30), on: $0) }

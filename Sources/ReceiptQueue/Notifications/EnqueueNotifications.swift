@@ -2,22 +2,21 @@ import Foundation
 import Postgres
 
 /// Commits notifications in one statement (one commit for a batch, as the API's group commit
-/// sends them): `queued`, or `quarantined` with its reason (Apple's, refused by this
-/// configuration). A notification already stored — Apple retried it, or the history recovery
+/// sends them), each in the state `NotificationLifecycle.arrival` gives it: `queued`, or
+/// `quarantined` with its reason (Apple's, refused by this configuration). A notification already stored — Apple retried it, or the history recovery
 /// found one that did arrive — changes nothing: `created` is false.
 public enum EnqueueNotifications {
     static let sql = """
         WITH input AS (
             SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[],
-                                 $9::text[], $10::text[]) WITH ORDINALITY
+                                 $9::text[], $10::text[], $11::text[]) WITH ORDINALITY
                 AS i(notification_uuid, notification_type, subtype, environment, signed_ms, original_transaction_id,
-                     transaction_id, signed_payload, source, quarantine_reason, ord)
+                     transaction_id, signed_payload, source, quarantine_reason, state, ord)
         ), inserted AS (
             INSERT INTO receiptq.notifications (notification_uuid, notification_type, subtype, environment, signed_date,
                                                 original_transaction_id, transaction_id, signed_payload, source, state, last_error)
             SELECT notification_uuid, notification_type, subtype, environment, to_timestamp(signed_ms / 1000.0),
-                   original_transaction_id, transaction_id, signed_payload, source,
-                   CASE WHEN quarantine_reason IS NULL THEN 'queued' ELSE 'quarantined' END, quarantine_reason
+                   original_transaction_id, transaction_id, signed_payload, source, state, quarantine_reason
             FROM input ORDER BY ord
             ON CONFLICT (notification_uuid) DO NOTHING
             RETURNING notification_uuid
@@ -35,6 +34,7 @@ public enum EnqueueNotifications {
             notifications.map { Int64(($0.signedDate.timeIntervalSince1970 * 1000).rounded()) }, notifications.map(\.originalTransactionID),
             notifications.map(\.transactionID), notifications.map(\.signedPayload), notifications.map(\.source.rawValue),
             notifications.map(\.quarantineReason),
+            notifications.map { NotificationLifecycle.arrival(quarantineReason: $0.quarantineReason).rawValue },
         ])
         // A UUID twice in one batch: the first stores it.
         var seen: Set<UUID> = []

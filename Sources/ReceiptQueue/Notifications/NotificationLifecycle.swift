@@ -79,6 +79,13 @@ public struct NotificationLifecycle: Sendable, Equatable, QueueLifecycle {
         self.maxExpiredLeases = maxExpiredLeases
     }
 
+    /// Where a notification starts when the API stores it (`EnqueueNotifications`): quarantined
+    /// when this configuration refuses it (`quarantineReason`, kept as its last error), else
+    /// queued.
+    public static func arrival(quarantineReason: String?) -> NotificationQueueState {
+        quarantineReason == nil ? .queued : .quarantined
+    }
+
     public func next(_ state: NotificationQueueState, on event: Event, facts: Facts, now: Date) -> NotificationQueueState? {
         switch (state, event) {
         case (.queued, .claim): return .applying
