@@ -4,7 +4,7 @@ import ReceiptQueue
 import Testing
 
 /// Each statement that moves history syncs agrees with `HistorySyncLifecycle.next`. (Recording a
-/// page and queueing a sync again are the ownership code's, checked by `HistorySyncTests`.)
+/// page is the ownership code's, checked by `HistorySyncTests`; who may ask for a sync too.)
 @Suite("Lifecycle: the history sync statements agree with HistorySyncLifecycle.next")
 struct HistorySyncAgreementTests {
     static let lifecycle = HistorySyncLifecycle()
@@ -44,6 +44,19 @@ struct HistorySyncAgreementTests {
         let rows = try await rows(fixture)
         try await statement(fixture, rows)
         try await QueueAgreement(spec: lifecycle).expect(event, rows) { try await Self.state(fixture, $0) }
+    }
+
+    /// Asking for a sync again (`receiptq sync`, a restore) queues a finished one, and leaves a
+    /// queued or running one as it is.
+    @Test func queueHistorySyncAgain() async throws {
+        try await Self.check(.request) { fixture, rows in
+            for row in rows {
+                _ = try await fixture.pool.withConnection {
+                    try QueueHistorySync.run(originalTransactionID: row.key.originalTransactionID, environment: row.key.environment,
+                                             userID: nil, reason: .request, on: $0)
+                }
+            }
+        }
     }
 
     @Test func claimHistorySyncs() async throws {
