@@ -32,7 +32,9 @@ struct FleetControlTests {
         try await withSupportFixture { fixture in
             let pool = PostgresPool(configuration: try await fixture.database.configuration(as: .worker), size: 1)
             defer { pool.shutdown() }
-            let heartbeat = WorkerHeartbeat(worker: "w-beat", interval: .milliseconds(100), pool: pool, logger: Logger(label: "test"))
+            // Live means a beat within three intervals: 100 ms read not live once on a loaded CI
+            // machine (a beat 300 ms late); 1 s leaves room and the wait below still covers the first.
+            let heartbeat = WorkerHeartbeat(worker: "w-beat", interval: .seconds(1), pool: pool, logger: Logger(label: "test"))
             let task = Task { try await heartbeat.run() }
             var workers: [WorkerHeartbeats.Worker] = []
             for _ in 0..<50 where workers.isEmpty {
