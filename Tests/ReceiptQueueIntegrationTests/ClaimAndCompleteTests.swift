@@ -169,6 +169,31 @@ struct ClaimAndCompleteTests {
         #expect(try await fixture.state(of: lease.id) == .verifying)
     }
 
+    @Test func aBatchWithoutGrantsIsFencedRowByRowAndReportsOnlyWhatItWrote() async throws {
+        // No grant in the batch: no lock statement first; the completion refuses the attempt it
+        // does not hold, writes the others, and appends events for those alone.
+        let fixture = try await QueueFixture.make()
+        defer { fixture.shutdown() }
+        _ = try await fixture.queue.enqueue(QueueFixture.jobs(3))
+        let leases = try await fixture.queue.claim(limit: 3, worker: "w", lease: .seconds(30))
+        var notHeld = leases[1]
+        notHeld.attempt += 1   // an attempt the row is not at: another lease's answer
+        let result = try await fixture.queue.record([
+            FinishedAttempt.ending(leases[0], .rejected(reason: "not paid")),
+            FinishedAttempt.ending(notHeld, .failed(reason: "gave up")),
+            FinishedAttempt.ending(leases[2], .retry(delayMilliseconds: 0, error: "503")),
+        ], worker: "w")
+        #expect(result.lostLease == [notHeld.id])
+        #expect(result.completed == [leases[0].id, leases[2].id])
+        #expect(result.outcomes[notHeld.id] == nil)
+        #expect(try await fixture.state(of: leases[0].id) == .rejected)
+        #expect(try await fixture.state(of: notHeld.id) == .verifying)
+        #expect(try await fixture.state(of: leases[2].id) == .queued)
+        #expect(try await fixture.count("SELECT count(*) FROM receiptq.events WHERE job_id = ANY($1)", [leases.map(\.id)]) == 1)
+        #expect(try await fixture.count("SELECT count(*) FROM receiptq.events WHERE job_id = $1 AND type = 'verdict.not_paid'",
+                                        [leases[0].id]) == 1)
+    }
+
     @Test func completionAfterExpiryButBeforeAnyoneRetookTheJobIsKept() async throws {
         let fixture = try await QueueFixture.make()
         defer { fixture.shutdown() }

@@ -6,6 +6,7 @@ import Postgres
 ///
 /// 1. Locks the batch's jobs that are still this worker's lease at the named attempt (primary
 ///    key, in id order so workers never wait on each other in a cycle). The rest lost their lease.
+///    A batch without a grant skips this: step 5 fences each row on its own.
 /// 2. Takes each grant's transaction lock (`receiptq.transaction:<id>`, as `ApplyNotification`
 ///    does) and refuses a transaction Apple's notifications said was refunded or revoked: not paid.
 /// 3. Writes the other grants of held jobs to the ledger, set-based (`RecordPurchases`, decided by
@@ -66,8 +67,15 @@ public enum RecordOutcomes {
                            ownership: OwnershipPolicy = OwnershipPolicy(), now: Date = Date(),
                            on connection: PostgresConnection) throws -> Result {
         guard !attempts.isEmpty else { return Result(outcomes: [:], unmatchedGrants: 0, lostLease: []) }
-        let held = Set(try connection.query(lockSQL, [attempts.map(\.lease.id), attempts.map(\.lease.attempt), worker])
-            .map { try $0.decode("id", as: Int64.self) })
+        // Only a grant writes outside `jobs` (the ledger, the subscription model), so only a batch
+        // with one needs its leases locked before it writes. Without one, the fenced completion is
+        // the whole write and fences each row itself: a lock first would cost every row a second
+        // write (its lock) and the batch a round trip.
+        let locksFirst = attempts.contains { if case .grant = $0.decision { true } else { false } }
+        let held = locksFirst
+            ? Set(try connection.query(lockSQL, [attempts.map(\.lease.id), attempts.map(\.lease.attempt), worker])
+                .map { try $0.decode("id", as: Int64.self) })
+            : Set(attempts.map(\.lease.id))
 
         var outcomes: [Int64: JobOutcome] = [:]
         var grants: [(JobLease, GrantCandidate)] = []
@@ -126,14 +134,16 @@ public enum RecordOutcomes {
             outcomes[attempt.lease.id] = recorded
         }
         let written = try CompleteBatch.run(completions, worker: worker, on: connection)
-        guard written.lostLease.isEmpty else {
+        if locksFirst, !written.lostLease.isEmpty {
             // Impossible while the rows are locked above; refuse to commit half a batch.
             throw PostgresError(.server, "fenced completion changed under its row lock")
         }
-        try AppendJobEvents.run(jobs: completions.filter(\.state.isTerminal).map(\.id), on: connection)
+        outcomes = outcomes.filter { written.completed.contains($0.key) }
+        try AppendJobEvents.run(jobs: completions.filter { $0.state.isTerminal && written.completed.contains($0.id) }.map(\.id),
+                                on: connection)
         try AppendEvents.run(subscriptions.events, on: connection)
         return Result(outcomes: outcomes, unmatchedGrants: unmatched,
-                      lostLease: Set(attempts.map(\.lease.id)).subtracting(held),
+                      lostLease: Set(attempts.map(\.lease.id)).subtracting(written.completed),
                       subscriptionFacts: subscriptions.applied, subscriptionChanges: subscriptions.changes,
                       subscriptionFactsSkipped: subscriptions.skipped)
     }
