@@ -10,17 +10,21 @@ extension PostgresConnection {
     /// connection (after a reconnect) starts with no prepared statements and prepares again.
     @discardableResult
     public func query(prepared sql: String, _ parameters: [(any PostgresEncodable)?] = []) throws -> PostgresRows {
+        let encoded = PostgresParameters(parameters)
+        // The types declared at PQprepare are the statement's for good: a call whose parameters
+        // declare others (a NULL where an array of strings was) gets a statement of its own.
+        let key = encoded.types.map(String.init).joined(separator: ",") + "|" + sql
         let name: String
-        if let existing = preparedStatements[sql] {
+        if let existing = preparedStatements[key] {
             name = existing
         } else {
             name = "receiptq_\(preparedStatements.count + 1)"   // generated here: never user input
-            _ = try consume(PQprepare(handle, name, sql, Int32(parameters.count), nil))
-            preparedStatements[sql] = name
+            let prepared = encoded.withPointers { _, _, _, types in PQprepare(handle, name, sql, encoded.count, types) }
+            _ = try consume(prepared)
+            preparedStatements[key] = name
         }
-        let texts = parameters.map { $0?.postgresText }
-        let result = withOptionalCStrings(texts) { pointers in
-            PQexecPrepared(handle, name, Int32(texts.count), pointers, nil, nil, 0)
+        let result = encoded.withPointers { values, lengths, formats, _ in
+            PQexecPrepared(handle, name, encoded.count, values, lengths, formats, 0)
         }
         return try consume(result)
     }

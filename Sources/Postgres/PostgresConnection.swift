@@ -6,7 +6,8 @@ import Foundation
 /// pool or a NIO event loop. Not `Sendable`: exactly one thread owns it.
 public final class PostgresConnection {
     let handle: OpaquePointer
-    /// Statements prepared on this session (SQL text → statement name); see `query(prepared:_:)`.
+    /// Statements prepared on this session (parameter types and SQL text → statement name); see
+    /// `query(prepared:_:)`.
     var preparedStatements: [String: String] = [:]
 
     /// Connects (blocking, at most `connectTimeoutSeconds`) and prepares the session:
@@ -55,13 +56,13 @@ public final class PostgresConnection {
     /// The socket, for `poll` in the LISTEN loop.
     var socket: Int32 { PQsocket(handle) }
 
-    /// Runs one statement with parameters (`PQexecParams`, text format). Values never enter
-    /// the SQL text. `nil` parameters are SQL NULL.
+    /// Runs one statement with parameters (`PQexecParams`; arrays of strings in binary, the rest
+    /// as text: `PostgresParameters`). Values never enter the SQL text. `nil` parameters are SQL NULL.
     @discardableResult
     public func query(_ sql: String, _ parameters: [(any PostgresEncodable)?] = []) throws -> PostgresRows {
-        let texts = parameters.map { $0?.postgresText }
-        let result = withOptionalCStrings(texts) { pointers in
-            PQexecParams(handle, sql, Int32(texts.count), nil, pointers, nil, nil, 0)
+        let encoded = PostgresParameters(parameters)
+        let result = encoded.withPointers { values, lengths, formats, types in
+            PQexecParams(handle, sql, encoded.count, types, values, lengths, formats, 0)
         }
         return try consume(result)
     }

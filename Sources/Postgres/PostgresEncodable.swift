@@ -3,8 +3,9 @@ import Foundation
 /// A Swift value sent as a statement parameter in PostgreSQL's text format.
 ///
 /// Parameters always travel separately from the SQL text (`PQexecParams`), so no value is ever
-/// spliced into a statement. Arrays travel as one array literal, which is how a batch of a
-/// thousand rows goes to the server in one round trip (`unnest($1::bigint[])`).
+/// spliced into a statement. An array travels as one parameter, which is how a batch of a
+/// thousand rows goes to the server in one round trip (`unnest($1::bigint[])`): arrays of
+/// strings in PostgreSQL's binary format (`PostgresParameters`), the rest as one array literal.
 public protocol PostgresEncodable: Sendable {
     /// The value in PostgreSQL's text input format.
     var postgresText: String { get }

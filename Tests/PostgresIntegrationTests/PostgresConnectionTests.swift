@@ -33,6 +33,42 @@ struct PostgresConnectionTests {
         #expect(try sum.decode("total", as: Int64.self) == 6)
     }
 
+    /// Arrays of strings travel as a binary `text[]`; statements cast them as they need.
+    @Test func stringArraysReachEveryCastTheStatementsUse() async throws {
+        let database = try await ScratchDatabase.create()
+        let pool = database.pool(size: 1)
+        defer { pool.shutdown() }
+        let uuid = "A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11"
+        let row = try await pool.query("""
+            SELECT ($1::uuid[])[1]::text AS u, cardinality($1::uuid[]) AS n, ($2::jsonb[])[1] ->> 'a' AS j,
+                   cardinality($3::text[]) AS empty, array_to_string($4::text[], '|', '∅') AS joined,
+                   'b' = ANY($4) AS found
+            """, [[uuid, nil] as [String?], [#"{"a":"é"}"#], [String](), ["a", "b", "ü🧾"]])[0]
+        #expect(try row.decode("u", as: String.self) == uuid.lowercased())
+        #expect(try row.decode("n", as: Int64.self) == 2)
+        #expect(try row.decode("j", as: String.self) == "é")
+        #expect(try row.decode("empty", as: Int64.self) == 0)
+        #expect(try row.decode("joined", as: String.self) == "a|b|ü🧾")
+        #expect(try row.decode("found", as: Bool.self))
+        // A megabyte-scale batch, as a batch of receipts is.
+        let big = (0..<500).map { String(repeating: "Ab+/=", count: 800) + String($0) }
+        let total = try await pool.query("SELECT sum(length(v))::bigint AS total, max(v) AS last FROM unnest($1::text[]) AS v", [big])[0]
+        #expect(try total.decode("total", as: Int64.self) == Int64(big.reduce(0) { $0 + $1.utf8.count }))
+        #expect(try total.decode("last", as: String.self) == big.max())
+    }
+
+    /// Each element travels with its length: a NUL inside one is refused by the server, never
+    /// silently cut short as a C string would be.
+    @Test func aNulInsideAnArrayElementIsRefusedNotTruncated() async throws {
+        let database = try await ScratchDatabase.create()
+        let pool = database.pool(size: 1)
+        defer { pool.shutdown() }
+        await #expect(throws: PostgresError.self) {
+            _ = try await pool.query("SELECT $1::text[] AS a", [["before\u{0}after"]])
+        }
+        #expect(try await pool.query("SELECT 1 AS one")[0].decode("one", as: Int64.self) == 1)   // the connection still works
+    }
+
     @Test func timestampsDecodeToTheRightInstant() async throws {
         let database = try await ScratchDatabase.create()
         let pool = database.pool(size: 1)
