@@ -36,6 +36,14 @@ struct ES256JWSSignerTests {
         #expect(Base64URL.decode(Array("ab+/".utf8)) == nil)
         #expect(Base64URL.decode(Array("YQ==".utf8)) == nil)
         #expect(Base64URL.decode(Array("abcde".utf8)) == nil)
+        // A stray character is found wherever it stands: in a full group or in the last, short one.
+        for text in ["abcd+fgh", "abcdefg/", "abcdef=", "abcde\u{0}", "abcdefg\u{80}", "ab.", "a b"] {
+            #expect(Base64URL.decode(Array(text.utf8)) == nil, "\(text.debugDescription)")
+        }
+        // Contiguous or not, the same bytes.
+        let text = Base64URL.encode(Array(0..<200).map(UInt8.init))
+        #expect(Base64URL.decode(text.utf8) == Base64URL.decode(Array(text.utf8)))
+        #expect(Base64URL.decode(Array(text.utf8)) == Array(0..<200).map(UInt8.init))
     }
 }
 
