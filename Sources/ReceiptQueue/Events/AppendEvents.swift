@@ -31,6 +31,8 @@ public enum AppendEvents {
     public static func run(_ events: [NewEvent], on connection: PostgresConnection) throws {
         guard !events.isEmpty else { return }
         try AppendJobEvents.lockEventOrder(on: connection)
-        try connection.query(sql, [events.map(\.type.rawValue), events.map(\.userID), events.map(\.purchaseKey), events.map(\.data)])
+        // Prepared: a handful of events at a time (a notification's, a subscription change's),
+        // and the plan of an ordered insert from unnest does not depend on how many.
+        try connection.query(prepared: sql, [events.map(\.type.rawValue), events.map(\.userID), events.map(\.purchaseKey), events.map(\.data)])
     }
 }

@@ -24,7 +24,7 @@ public enum AppendJobEvents {
     /// Takes the lock that orders event appends until commit; run just before a statement that
     /// appends events, as late in the transaction as possible.
     static func lockEventOrder(on connection: PostgresConnection) throws {
-        try connection.query(lockSQL, [lockKey.0, lockKey.1])
+        try connection.query(prepared: lockSQL, [lockKey.0, lockKey.1])
     }
 
     /// Appends the events of `jobs` (those that are terminal; others are skipped). Run inside

@@ -8,6 +8,10 @@ import Postgres
 /// Revocations and grants of one transaction serialise on a transaction-scoped advisory lock
 /// (`receiptq.transaction:<id>`), taken here and by `RecordOutcomes` before it grants: whichever
 /// commits second sees the other, so a refund can never slip past a grant being written.
+///
+/// Its statements are prepared once per connection (`query(prepared:)`): each runs once per
+/// notification on one row or key, so its plan does not depend on its parameters, and parsing
+/// and planning them every time cost PostgreSQL more than running them.
 public enum ApplyNotification {
     public struct Result: Sendable, Equatable {
         /// False: the lease was lost (another worker, or the scheduler, took it); nothing written.
@@ -108,7 +112,7 @@ public enum ApplyNotification {
 
     public static func run(_ lease: NotificationLease, actions: [NotificationAction], worker: String, now: Date = Date(),
                            on connection: PostgresConnection) throws -> Result {
-        guard try connection.query(holdSQL, [lease.uuid, lease.attempt, worker]).count == 1 else {
+        guard try connection.query(prepared: holdSQL, [lease.uuid, lease.attempt, worker]).count == 1 else {
             return Result(applied: false, outcome: "lease lost", jobs: [], events: 0)
         }
         let signedMs = milliseconds(lease.signedDate)
@@ -118,8 +122,8 @@ public enum ApplyNotification {
         for action in actions {
             switch action {
             case .revoke(let revocation):
-                try connection.query(transactionLockSQL, [revocation.transactionID])
-                let newer = try connection.query(revokeSQL, [
+                try connection.query(prepared: transactionLockSQL, [revocation.transactionID])
+                let newer = try connection.query(prepared: revokeSQL, [
                     revocation.transactionID, revocation.originalTransactionID, revocation.revokedAt.map(milliseconds), revocation.reason,
                     revocation.revocationReason, lease.uuid, signedMs,
                 ]).count == 1
@@ -127,7 +131,7 @@ public enum ApplyNotification {
                     outcomes.append("revocation of \(revocation.transactionID) older than what is recorded: ignored")
                     continue
                 }
-                let rows = try connection.query(revokeGrantsSQL, [
+                let rows = try connection.query(prepared: revokeGrantsSQL, [
                     revocation.transactionID, revocation.originalTransactionID, revocation.webOrderLineItemID,
                     revocation.revokedAt.map(milliseconds), revocation.reason, lease.uuid, signedMs,
                 ])
@@ -139,19 +143,19 @@ public enum ApplyNotification {
                     ? "\(revocation.reason) of \(revocation.transactionID) recorded (not granted: a later submission is not paid)"
                     : "\(revocation.reason): \(rows.count) grant\(rows.count == 1 ? "" : "s") revoked")
             case .reinstate(let transactionID, let originalTransactionID, let webOrderLineItemID):
-                try connection.query(transactionLockSQL, [transactionID])
-                guard try connection.query(reinstateSQL, [transactionID, originalTransactionID, lease.uuid, signedMs]).count == 1 else {
+                try connection.query(prepared: transactionLockSQL, [transactionID])
+                guard try connection.query(prepared: reinstateSQL, [transactionID, originalTransactionID, lease.uuid, signedMs]).count == 1 else {
                     outcomes.append("reinstatement of \(transactionID) older than what is recorded: ignored")
                     continue
                 }
-                let rows = try connection.query(reinstateGrantsSQL, [transactionID, originalTransactionID, webOrderLineItemID, lease.uuid, signedMs])
+                let rows = try connection.query(prepared: reinstateGrantsSQL, [transactionID, originalTransactionID, webOrderLineItemID, lease.uuid, signedMs])
                 for row in rows {
                     events.append(NewEvent(type: .grantReinstated, userID: try row.decode("user_id"), purchaseKey: try row.decode("purchase_key"),
                                            data: try row.decode("data")))
                 }
                 outcomes.append("refund reversed: \(rows.count) grant\(rows.count == 1 ? "" : "s") reinstated")
             case .grant(let purchase):
-                guard let owner = try connection.query(ownerSQL, [purchase.originalTransactionID, purchase.appAccountToken]).first else {
+                guard let owner = try connection.query(prepared: ownerSQL, [purchase.originalTransactionID, purchase.appAccountToken]).first else {
                     outcomes.append("purchase \(purchase.transactionID) recorded: no user known yet (the app's submission grants it)")
                     continue
                 }
@@ -171,7 +175,7 @@ public enum ApplyNotification {
                     ? "subscription: " + (applied.changes.isEmpty ? "recorded" : applied.changes.map(\.name).joined(separator: ", "))
                     : "subscription fact older than what is known, or a repeat: ignored")
             case .consumptionRequest(let transactionID, let reason, let deadline):
-                let rows = try connection.query(consumptionSQL, [lease.uuid, transactionID, lease.environment, reason, milliseconds(deadline)])
+                let rows = try connection.query(prepared: consumptionSQL, [lease.uuid, transactionID, lease.environment, reason, milliseconds(deadline)])
                 if let row = rows.first, let user = try row.decodeIfPresent("user_id", as: String.self) {
                     events.append(NewEvent(type: .consumptionRequested, userID: user, data: try row.decode("data")))
                 }
@@ -188,7 +192,7 @@ public enum ApplyNotification {
             }
         }
         let outcome = outcomes.isEmpty ? "recorded" : outcomes.joined(separator: "; ")
-        try connection.query(appliedSQL, [lease.uuid, String(outcome.prefix(1000))])
+        try connection.query(prepared: appliedSQL, [lease.uuid, String(outcome.prefix(1000))])
         try AppendEvents.run(events, on: connection)
         return Result(applied: true, outcome: outcome, jobs: jobs, events: events.count)
     }
