@@ -66,6 +66,31 @@ struct NotificationAgreementTests {
         }
     }
 
+    /// Apple retries, and the history recovery finds notifications that did arrive: a UUID stored
+    /// before, or twice in one batch, is stored once, and only its first arrival reads `created`.
+    @Test func enqueueNotificationsStoresAUUIDOnceWhereverItRepeats() async throws {
+        let fixture = try await QueueFixture.make()
+        defer { fixture.shutdown() }
+        @Sendable func notification(_ uuid: UUID, payload: String) -> NewNotification {
+            NewNotification(uuid: uuid, type: "TEST", subtype: nil, environment: "Sandbox", signedDate: Date(), originalTransactionID: nil,
+                            transactionID: nil, signedPayload: payload, source: .endpoint, quarantineReason: nil)
+        }
+        let (old, new, other) = (UUID(), UUID(), UUID())
+        let first = [notification(old, payload: "first")]
+        #expect(try await fixture.pool.withConnection { try EnqueueNotifications.run(first, on: $0) } == [true])
+        let batch = [notification(new, payload: "a"), notification(old, payload: "again"), notification(new, payload: "b"),
+                     notification(other, payload: "c")]
+        for _ in 0..<7 {   // past the executions after which a prepared statement may get a generic plan
+            let one = [notification(UUID(), payload: "x")]
+            _ = try await fixture.pool.withConnection { try EnqueueNotifications.run(one, on: $0) }
+        }
+        #expect(try await fixture.pool.withConnection { try EnqueueNotifications.run(batch, on: $0) } == [true, false, false, true])
+        let payloads = try await fixture.pool.query("""
+            SELECT signed_payload FROM receiptq.notifications WHERE notification_uuid = ANY($1::uuid[]) ORDER BY signed_payload
+            """, [[old, new, other]]).map { try $0.decode("signed_payload", as: String.self) }
+        #expect(payloads == ["a", "c", "first"])
+    }
+
     @Test func claimNotifications() async throws {
         try await Self.check(.claim) { fixture, _ in
             _ = try await fixture.pool.withConnection { try ClaimNotifications.run(limit: 100, worker: "claimer", lease: .seconds(30), on: $0) }
