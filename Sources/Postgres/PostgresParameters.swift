@@ -101,15 +101,6 @@ struct PostgresParameters: ~Copyable {
             offset += count
         }
     }
-
-    /// The same bytes as an array (tests).
-    static func binaryTextArray(_ strings: [String?]) -> [UInt8] {
-        let size = binaryTextArraySize(strings)
-        return [UInt8](unsafeUninitializedCapacity: size) { storage, initialized in
-            writeBinaryTextArray(strings, into: UnsafeMutableRawBufferPointer(storage))
-            initialized = size
-        }
-    }
 }
 
 /// An array parameter of strings, sent as a binary `text[]` (see `PostgresParameters`).
