@@ -10,8 +10,13 @@ import Postgres
 /// Nor does it when any attempt went back to the queue for a retry within `within`: the answers
 /// that arrive in an outage's first seconds were asked for before it, so "answered a moment ago"
 /// alone still let a worker restarted 4 s into a 21002 storm start at full rate (86 requests
-/// after the storm's first 3 s, bound 83). A restart into a fleet seeing retries pays a few
-/// seconds of slow start instead. Index range scans only, once per worker start.
+/// after the storm's first 3 s, bound 83). A restart into a fleet seeing retries pays one round
+/// trip of slow start instead. A retry counts whether it is due later or due already: while the
+/// breakers are open, a failed probe's job waits due and unclaimed, and a rule that read only
+/// retries due later let a worker restarted 14 s into an outage (the last answers 8 s old) start
+/// at full rate into the 21002 storm that followed (771 requests in the storm's first seconds).
+/// A retry written within `within` is due after `now() - within`, so one range of
+/// `jobs_retry_ready_idx` per kind finds it. Index range scans only, once per worker start.
 public enum FleetAnsweredRecently {
     static let sql = """
         SELECT EXISTS (
@@ -20,12 +25,13 @@ public enum FleetAnsweredRecently {
               AND state IN ('granted', 'already_granted', 'rejected') AND apple_environment = $2
         ) AND NOT EXISTS (
             SELECT 1 FROM receiptq.jobs
-            WHERE state = 'queued' AND run_at > now()                                         -- jobs_ready_idx
-              AND updated_at > now() - $1 * interval '1 millisecond' AND attempts > 0
+            WHERE state = 'queued' AND attempts > 0 AND kind = ANY($3::text[])               -- jobs_retry_ready_idx
+              AND run_at > now() - $1 * interval '1 millisecond'
+              AND updated_at > now() - $1 * interval '1 millisecond'
         ) AND NOT (SELECT apple_failing FROM receiptq.claimable_work) AS answered
         """
 
     public static func run(within: Duration, environment: String, on connection: PostgresConnection) throws -> Bool {
-        try connection.query(sql, [within.milliseconds, environment])[0].decode("answered")
+        try connection.query(sql, [within.milliseconds, environment, JobKind.allCases.map(\.rawValue)])[0].decode("answered")
     }
 }
