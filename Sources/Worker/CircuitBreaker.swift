@@ -30,12 +30,16 @@
 /// request per open period, whatever its concurrency. Answers to requests sent before it opened
 /// neither close it nor fail a probe.
 ///
-/// Slow start, exponential: a new breaker, and one that just closed, lets `failureThreshold`
-/// requests be outstanding, and each success of one of them lets `slowStartGrowth` more out
-/// (about ×4 per round trip: 20, 80, 320 …) until `slowStartCeiling`, then everything. A worker
-/// (re)started during an outage would otherwise fire its whole backlog at Apple before the first
-/// failure came back (the chaos suite measured 374 requests in a 12 s outage); a one-step slow
-/// start sent a just-recovered Apple the whole backlog one round trip after the probe.
+/// Slow start: a new breaker, and one that just closed, lets `failureThreshold` requests be
+/// outstanding, and each success of one of them lets `slowStartGrowth` more out until
+/// `slowStartCeiling`, then everything: 20 out, then up to 320 as the first round's answers come
+/// back, then all. A worker (re)started during an outage would otherwise fire its whole backlog
+/// at Apple before the first failure came back (the chaos suite measured 374 requests in a 12 s
+/// outage); a one-step slow start sent a just-recovered Apple the whole backlog one round trip
+/// after the probe, on the strength of one answer. Growth follows successes only, so in an
+/// outage it never begins; what it costs a healthy Apple is round trips of 3–6 s. At ×4 per
+/// round trip (20, 80, 320) a worker reached full rate ~13 s after its probe closed the breaker,
+/// a quarter of a degraded-Apple run's recovery; at ×16 the first round's answers are the proof.
 /// `recordFleetHealthy` skips it: a worker that starts while the fleet reports recent successes
 /// needs no round trip to learn that Apple is up.
 ///
@@ -325,9 +329,10 @@ public struct CircuitBreakerConfiguration: Sendable, Equatable {
     /// A probe unanswered this long is given up and another may go: a lost answer must not
     /// keep the worker from claiming forever. Default 60 s (more than two Apple timeouts).
     public var probeTimeout: Duration = .seconds(60)
-    /// Slow start: each success lets this many more requests out (about ×4 per round trip at 3).
-    public var slowStartGrowth = 3
-    /// Slow start ends once this many requests may be outstanding. Default 320 (two round trips
+    /// Slow start: each success lets this many more requests out. Default 15 (×16 per round
+    /// trip: the first 20 answered well let 320 out).
+    public var slowStartGrowth = 15
+    /// Slow start ends once this many requests may be outstanding. Default 320 (one round trip
     /// from the first 20).
     public var slowStartCeiling = 320
     public init() {}
