@@ -74,6 +74,20 @@ struct RetryPolicyTests {
         }
     }
 
+    /// By default five: at a 15 % share of transient answers a fourth failure in a row is one
+    /// job in ~2,000, and it must not wait 8–16 s behind the rest.
+    @Test func byDefaultTheFirstFiveRetriesAreQuick() {
+        let policy = RetryPolicy()
+        var random = SplitMix64(state: 5)
+        let enqueued = Date(timeIntervalSince1970: 0)
+        for attempt in 1...5 {
+            let delay = policy.delayMilliseconds(afterAttempt: attempt, createdAt: enqueued, now: enqueued, appleHealthy: true, using: &random)
+            #expect(delay >= 1000 && delay <= 2000, "attempt \(attempt): \(delay) ms")
+        }
+        let sixth = policy.delayMilliseconds(afterAttempt: 6, createdAt: enqueued, now: enqueued, appleHealthy: true, using: &random)
+        #expect(sixth >= 32_000 && sixth <= 64_000)
+    }
+
     @Test func noQuickRetriesWhenSwitchedOff() {
         let policy = RetryPolicy(baseDelay: .seconds(2), maxDelay: .seconds(600), quickRetries: 0)
         var random = SplitMix64(state: 9)

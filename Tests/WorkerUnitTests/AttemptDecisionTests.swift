@@ -216,7 +216,7 @@ struct AttemptDecisionTests {
     }
 
     /// While the breaker is closed a transient answer is retried within the first delay for a
-    /// job's first three retries; while Apple is in trouble, and for our own secret (21004), the
+    /// job's first five retries; while Apple is in trouble, and for our own secret (21004), the
     /// delay grows with the attempt as ever.
     @Test func aTransientAnswerWhileAppleIsHealthyIsRetriedSoonOurSecretNever() {
         let third = lease(attempt: 3)
