@@ -2842,14 +2842,6 @@ ALTER TABLE ONLY receiptq.grants
 
 
 --
--- Name: jobs jobs_purchase_key_fkey; Type: FK CONSTRAINT; Schema: receiptq; Owner: -
---
-
-ALTER TABLE ONLY receiptq.jobs
-    ADD CONSTRAINT jobs_purchase_key_fkey FOREIGN KEY (purchase_key) REFERENCES receiptq.grants(purchase_key) NOT VALID;
-
-
---
 -- Name: SCHEMA receiptq; Type: ACL; Schema: -; Owner: -
 --
 

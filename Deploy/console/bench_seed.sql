@@ -2,7 +2,7 @@
 -- 90% finished (granted, with their ledger rows), 5% failed, 4% queued, 1% timed out — as a
 -- fleet's history looks, then ANALYZE. Run as the owner on a fresh migrated database.
 \set ON_ERROR_STOP 1
--- Ledger rows first: a granted job names its row (jobs_purchase_key_fkey); job ids follow n.
+-- Ledger rows first: a granted job names its row (purchase_key), as the worker writes it; job ids follow n.
 INSERT INTO receiptq.grants (transaction_id, original_transaction_id, job_id, user_id, product_id, environment, purchase_key, product_type, granted_at)
 SELECT 'tx-' || n, 'tx-' || n, n, 'user-' || (n % 100000), 'com.example.p' || (n % 20), 'Production', 'purchase:tx-' || n, 'non_consumable',
        now() - (n % 86400) * interval '1 second'

@@ -13,8 +13,8 @@ struct JobsShape: Sendable {
     let primaryKey: String
     let indexes: [Index]
     let triggers: [String]
-    /// Foreign keys of the table (`jobs_purchase_key_fkey` to the ledger): left out of both
-    /// layouts, since the lab loads no ledger rows for them to point at.
+    /// Foreign keys of the table, if any (none since migration 0032 dropped the one to the
+    /// ledger): left out of both layouts, since the lab loads no ledger rows to point at.
     let foreignKeys: [String]
 
     static func read(on connection: PostgresConnection) throws -> JobsShape {
