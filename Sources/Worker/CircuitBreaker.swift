@@ -39,7 +39,7 @@
 /// after the probe, on the strength of one answer. Growth follows successes only, so in an
 /// outage it never begins; what it costs a healthy Apple is round trips of 3–6 s. At ×4 per
 /// round trip (20, 80, 320) a worker reached full rate ~13 s after its probe closed the breaker,
-/// a quarter of a degraded-Apple run's recovery; at ×16 the first round's answers are the proof.
+/// half of a degraded-Apple run's 25–30 s recovery; at ×16 the first round's answers are the proof.
 /// `recordFleetHealthy` skips it: a worker that starts while the fleet reports recent successes
 /// needs no round trip to learn that Apple is up.
 ///
