@@ -22,7 +22,7 @@ public enum EnqueueNotifications {
                   transaction_id, signed_payload, source, quarantine_reason, state, ord)
         ORDER BY ord
         ON CONFLICT (notification_uuid) DO NOTHING
-        RETURNING notification_uuid::text AS notification_uuid
+        RETURNING notification_uuid
         """
 
     /// Whether each notification was stored now (false: it was stored before), in input order.
@@ -35,11 +35,7 @@ public enum EnqueueNotifications {
             notifications.map(\.quarantineReason),
             notifications.map { NotificationLifecycle.arrival(quarantineReason: $0.quarantineReason).rawValue },
         ])
-        var stored = Set(try rows.map { row -> UUID in
-            let text: String = try row.decode("notification_uuid")
-            guard let uuid = UUID(uuidString: text) else { throw PostgresError(.server, "stored notification has no UUID: \(text)") }
-            return uuid
-        })
+        var stored = Set(try rows.map { try $0.decode("notification_uuid", as: UUID.self) })
         // A UUID twice in one batch: the first stores it.
         return notifications.map { stored.remove($0.uuid) != nil }
     }
