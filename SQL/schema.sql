@@ -232,11 +232,11 @@ BEGIN
     -- The worker's write path ends jobs; it never re-opens or rewrites a verdict.
     IF OLD.state NOT IN ('granted', 'already_granted', 'rejected', 'owned_elsewhere', 'resubmit')
        AND pg_catalog.pg_has_role(current_user, 'receiptq_worker', 'MEMBER') THEN
-        RETURN NEW;
+        RETURN NULL;
     END IF;
     -- The schema's owner (an operator by hand, or a SECURITY DEFINER function of the schema) may.
     IF pg_catalog.pg_has_role(current_user, (SELECT c.relowner FROM pg_catalog.pg_class c WHERE c.oid = TG_RELID), 'USAGE') THEN
-        RETURN NEW;
+        RETURN NULL;
     END IF;
     IF OLD.state IN ('granted', 'already_granted', 'rejected', 'owned_elsewhere', 'resubmit') THEN
         RAISE EXCEPTION 'job %: % is a verdict, and a verdict never changes', OLD.id, OLD.state
@@ -2772,7 +2772,7 @@ CREATE TRIGGER jobs_check_trusted_claim BEFORE INSERT ON receiptq.jobs FOR EACH 
 -- Name: jobs jobs_guard_state; Type: TRIGGER; Schema: receiptq; Owner: -
 --
 
-CREATE TRIGGER jobs_guard_state BEFORE UPDATE OF state ON receiptq.jobs FOR EACH ROW WHEN (((old.state IS DISTINCT FROM new.state) AND ((old.state = ANY (ARRAY['granted'::text, 'already_granted'::text, 'rejected'::text, 'owned_elsewhere'::text, 'resubmit'::text])) OR (new.state = ANY (ARRAY['granted'::text, 'already_granted'::text, 'rejected'::text, 'owned_elsewhere'::text, 'resubmit'::text]))))) EXECUTE FUNCTION receiptq.guard_job_state();
+CREATE TRIGGER jobs_guard_state AFTER UPDATE OF state ON receiptq.jobs FOR EACH ROW WHEN (((old.state IS DISTINCT FROM new.state) AND ((old.state = ANY (ARRAY['granted'::text, 'already_granted'::text, 'rejected'::text, 'owned_elsewhere'::text, 'resubmit'::text])) OR (new.state = ANY (ARRAY['granted'::text, 'already_granted'::text, 'rejected'::text, 'owned_elsewhere'::text, 'resubmit'::text]))))) EXECUTE FUNCTION receiptq.guard_job_state();
 
 
 --

@@ -208,10 +208,17 @@ struct RoleTests {
         defer { scheduler.shutdown() }
         // The scheduler may write `state` to requeue and give up, never a verdict (jobs_guard_state),
         // and a verdict once written never changes — neither into another verdict nor back into the queue.
-        for (state, job) in [("granted", ids[1]), ("granted", ids[2]), ("rejected", ids[0]), ("owned_elsewhere", ids[0]),
-                             ("queued", ids[2]), ("failed", ids[0]), ("rejected", ids[3]), ("granted", ids[3])] {
-            #expect(await Self.refusal(scheduler, "UPDATE receiptq.jobs SET state = '\(state)' WHERE id = \(job)") == Self.denied,
-                    "the scheduler role wrote \(state) on job \(job)")
+        // Each forgery is a row the table's checks accept, so what refuses it is the guard (an AFTER
+        // trigger, run after the checks) — or, for the purchase key a granted job needs, the
+        // scheduler's want of any privilege on that column.
+        let key = try #require(try await fixture.owner.query("SELECT purchase_key FROM receiptq.jobs WHERE id = $1", [ids[0]])[0]
+            .decodeIfPresent("purchase_key", as: String.self))
+        for (assignment, job) in [("state = 'granted'", ids[1]), ("state = 'granted'", ids[2]), ("state = 'rejected'", ids[0]),
+                                  ("state = 'owned_elsewhere'", ids[0]), ("state = 'queued', finished_at = NULL", ids[2]),
+                                  ("state = 'failed'", ids[0]), ("state = 'rejected'", ids[3]),
+                                  ("state = 'granted', purchase_key = '\(key)'", ids[3])] {
+            #expect(await Self.refusal(scheduler, "UPDATE receiptq.jobs SET \(assignment) WHERE id = \(job)") == Self.denied,
+                    "the scheduler role wrote \(assignment) on job \(job)")
         }
         #expect(try await verdicts() == [.delivered, .alreadyDelivered, .ownedByAnotherUser, .pending])
         // No event but through append_failed_job_events, and that only for jobs this transaction gave up.

@@ -36,7 +36,8 @@ enum CompleteBatch {
                     $11::bool[], $12::bool[], $13::text[], array_fill($1::text, ARRAY[cardinality($2::bigint[])]))
              AS o(id, attempt, state, delay_ms, give_back, apple_status, apple_environment, reason, error, bounded, finished, purchase_key,
                   worker)
-        WHERE j.id = o.id                                                                -- primary key
+        WHERE j.id = ANY($2::bigint[])                                                   -- primary key
+          AND j.id = o.id
           AND j.locked_by = o.worker
           AND j.attempts = o.attempt
         RETURNING j.id

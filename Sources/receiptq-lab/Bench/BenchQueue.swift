@@ -53,7 +53,7 @@ struct BenchQueue: AsyncParsableCommand {
         let scratch = try await ScratchDatabase.migrated(server: server, purpose: "queue", migrations: try migrations.load())
         let pool = PostgresPool(configuration: scratch.configuration, size: claimers)
         do {
-            let result = try await measure(pool: pool)
+            let result = try await measure(pool: pool, database: scratch.name)
             pool.shutdown()
             await scratch.drop(keep: keepDatabase)
             report(result)
@@ -74,11 +74,15 @@ struct BenchQueue: AsyncParsableCommand {
         var jobs: Int, claimers: Int, batch: Int, baselineJobs: Int
         var enqueuePerSecond: Double
         var drainPerSecond: Double
+        /// CPU of the scratch database's backends while draining, per job: claim, verdict write
+        /// and event, the work the database does for each purchase whatever else shares the
+        /// machine. Steadier than the rates on a busy box. Nil without `/proc`.
+        var drainPostgresMicrosecondsPerJob: Double?
         var baselinePerSecond: Double
         var ratio: Double
     }
 
-    func measure(pool: PostgresPool) async throws -> Result {
+    func measure(pool: PostgresPool, database: String) async throws -> Result {
         let queue = JobQueue(pool: pool)
         let batches = stride(from: 0, to: jobs, by: batch).map { start in
             (start..<min(start + batch, jobs)).map { NewJob(receiptData: "bench-\($0)", transactionID: "t\($0)", userID: "u\($0 % 1000)") }
@@ -91,6 +95,7 @@ struct BenchQueue: AsyncParsableCommand {
 
         // 2. Drain: K claimers, each claims B and completes B until the queue is empty.
         let drainStart = ContinuousClock.now
+        let postgresBefore = CommandCPU.seconds(of: "postgres", commandLineContaining: database)
         let drained = try await withThrowingTaskGroup(of: Int.self) { group in
             for claimer in 0..<claimers {
                 group.addTask {
@@ -109,6 +114,8 @@ struct BenchQueue: AsyncParsableCommand {
             return try await group.reduce(0, +)
         }
         let drainSeconds = (ContinuousClock.now - drainStart).seconds
+        let postgresAfter = CommandCPU.seconds(of: "postgres", commandLineContaining: database)
+        let drainPostgres = postgresBefore.flatMap { before in postgresAfter.map { ($0 - before) / Double(jobs) * 1_000_000 } }
         guard drained == jobs else { throw ValidationError("drained \(drained) of \(jobs) jobs: the queue lost or duplicated work") }
 
         // 3. Baseline: one UPDATE … WHERE id = $1 and its commit per job, K connections.
@@ -126,7 +133,7 @@ struct BenchQueue: AsyncParsableCommand {
         let baselineRate = Double(ids.count) / baselineSeconds
         return Result(jobs: jobs, claimers: claimers, batch: batch, baselineJobs: ids.count,
                       enqueuePerSecond: Double(jobs) / enqueueSeconds, drainPerSecond: drainRate,
-                      baselinePerSecond: baselineRate, ratio: drainRate / baselineRate)
+                      drainPostgresMicrosecondsPerJob: drainPostgres, baselinePerSecond: baselineRate, ratio: drainRate / baselineRate)
     }
 
     func report(_ result: Result) {
@@ -139,7 +146,7 @@ struct BenchQueue: AsyncParsableCommand {
         print("""
             bench queue: \(result.jobs) jobs, \(result.claimers) claimers, batch \(result.batch)
               enqueue                          \(Int(result.enqueuePerSecond)) jobs/s
-              drain (claim + complete)         \(Int(result.drainPerSecond)) jobs/s
+              drain (claim + complete)         \(Int(result.drainPerSecond)) jobs/s\(result.drainPostgresMicrosecondsPerJob.map { ", PostgreSQL CPU \(Int($0.rounded())) µs per job" } ?? "")
               baseline (1-row UPDATE + commit) \(Int(result.baselinePerSecond)) jobs/s  (\(result.baselineJobs) jobs)
               drain / baseline                 \(String(format: "%.1f", result.ratio))×
             """)
