@@ -15,7 +15,10 @@ import Postgres
 /// ~1,100 jobs/s instead of ~8,000 (auto_explain, issue 30). Joined on the primary key, the batch's
 /// size is the estimate. A completion whose lease was taken over (expired,
 /// requeued by the scheduler, claimed again) matches nothing and comes back in `lostLease`: it
-/// can never overwrite the newer attempt's outcome. Rows are found through the primary key.
+/// can never overwrite the newer attempt's outcome. Rows are found through the primary key; the
+/// batch's ids are also named with `= ANY`, which the planner sizes by the array, so a jobs
+/// table small enough to scan is filtered by id before it is hashed, not hashed whole (50,000
+/// rows hashed for every batch of 1,000 in `bench queue`: 25–44 ms of a 75–145 ms write).
 enum CompleteBatch {
     static let sql = """
         UPDATE receiptq.jobs AS j
