@@ -1868,6 +1868,32 @@ COMMENT ON VIEW receiptq.queue_health IS 'Oldest ready job age, expired leases, 
 
 
 --
+-- Name: receipt_submissions; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.receipt_submissions (
+    receipt_sha256 bytea NOT NULL,
+    transaction_id text NOT NULL,
+    user_id text NOT NULL,
+    job_id bigint NOT NULL
+);
+
+
+--
+-- Name: TABLE receipt_submissions; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.receipt_submissions IS 'One row per distinct receipt submission (receipt digest, transaction id, user): the dedupe key of kind = receipt jobs and the job it made. Written once by the enqueue, before the job; deleted with the job by pruning. Never updated.';
+
+
+--
+-- Name: COLUMN receipt_submissions.job_id; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.receipt_submissions.job_id IS 'The job the first such submission made (jobs.id; no foreign key: the enqueue writes the key first, and a check per row would cost the intake).';
+
+
+--
 -- Name: subscription_corrections; Type: TABLE; Schema: receiptq; Owner: -
 --
 
@@ -2361,6 +2387,14 @@ ALTER TABLE ONLY receiptq.products
 
 
 --
+-- Name: receipt_submissions receipt_submissions_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.receipt_submissions
+    ADD CONSTRAINT receipt_submissions_pkey PRIMARY KEY (receipt_sha256, transaction_id, user_id);
+
+
+--
 -- Name: revocations revocations_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
 --
 
@@ -2535,13 +2569,6 @@ CREATE INDEX history_syncs_lease_idx ON receiptq.history_syncs USING btree (lock
 --
 
 CREATE INDEX history_syncs_ready_idx ON receiptq.history_syncs USING btree (run_at) WHERE (state = 'queued'::text);
-
-
---
--- Name: jobs_dedupe_idx; Type: INDEX; Schema: receiptq; Owner: -
---
-
-CREATE UNIQUE INDEX jobs_dedupe_idx ON receiptq.jobs USING btree (receipt_sha256, transaction_id, user_id);
 
 
 --
@@ -3109,7 +3136,7 @@ GRANT DELETE ON TABLE receiptq.jobs TO receiptq_scheduler;
 -- Name: COLUMN jobs.id; Type: ACL; Schema: receiptq; Owner: -
 --
 
-GRANT SELECT(id) ON TABLE receiptq.jobs TO receiptq_api;
+GRANT SELECT(id),INSERT(id) ON TABLE receiptq.jobs TO receiptq_api;
 GRANT SELECT(id) ON TABLE receiptq.jobs TO receiptq_scheduler;
 GRANT SELECT(id) ON TABLE receiptq.jobs TO receiptq_readonly;
 
@@ -3824,6 +3851,13 @@ GRANT UPDATE(covered_by) ON TABLE receiptq.history_syncs TO receiptq_worker;
 
 
 --
+-- Name: SEQUENCE jobs_id_seq; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT USAGE ON SEQUENCE receiptq.jobs_id_seq TO receiptq_api;
+
+
+--
 -- Name: TABLE worker_heartbeats; Type: ACL; Schema: receiptq; Owner: -
 --
 
@@ -4155,6 +4189,15 @@ GRANT SELECT ON TABLE receiptq.queue_depth TO receiptq_readonly;
 
 GRANT SELECT ON TABLE receiptq.queue_health TO receiptq_scheduler;
 GRANT SELECT ON TABLE receiptq.queue_health TO receiptq_readonly;
+
+
+--
+-- Name: TABLE receipt_submissions; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT,INSERT ON TABLE receiptq.receipt_submissions TO receiptq_api;
+GRANT SELECT,DELETE ON TABLE receiptq.receipt_submissions TO receiptq_scheduler;
+GRANT SELECT ON TABLE receiptq.receipt_submissions TO receiptq_readonly;
 
 
 --

@@ -42,7 +42,7 @@ struct PartitionBenchTests {
             }
         }
         let changed = (outcome?["changed_constraints"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
-        #expect(changed.contains("jobs_pkey") && changed.contains("jobs_dedupe_idx"))
+        #expect(changed.contains("jobs_pkey") && changed.contains("jobs_signed_dedupe_idx"))
     }
 
     /// The partition of the day (UTC) `days` before today: `jobs_p20261123`.

@@ -79,6 +79,13 @@ struct SchedulerTests {
         #expect(try await fixture.count("SELECT count(*) FROM receiptq.jobs") == 2)   // unfinished receipts are never pruned
         #expect(try await fixture.count("SELECT count(*) FROM receiptq.grants") == 2)   // the ledger is never pruned
         #expect(try await fixture.count("SELECT count(*) FROM receiptq.jobs WHERE id = ANY($1)", [Array(ids[2...])]) == 2)
+        // A pruned job's dedupe key goes with it: the same receipt submitted again is a new job;
+        // an unpruned one's stays, and its resubmission gets the existing job back.
+        #expect(try await fixture.count("SELECT count(*) FROM receiptq.receipt_submissions") == 2)
+        let again = try await fixture.queue.enqueue(QueueFixture.jobs(4))
+        #expect(again.map(\.created) == [true, true, false, false])
+        #expect(Array(again.map(\.id)[2...]) == Array(ids[2...]))
+        #expect(Set(again.prefix(2).map(\.id)).isDisjoint(with: ids), "new jobs, not the pruned ones")
     }
 
     /// `receiptq.subscription_corrections` is an audit that grew forever: the scheduler (its own

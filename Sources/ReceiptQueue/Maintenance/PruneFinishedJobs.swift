@@ -6,7 +6,9 @@ import Postgres
 /// retention: receipts of delivered purchases go after 30 days by default, receipts Apple
 /// called invalid, and submissions of a purchase another account owns (replays, for fraud
 /// review), are kept a year (disputes), receipts of `failed` jobs are kept until ops
-/// re-drive them (DESIGN: "kept for ops, never deleted"). Served by `jobs_finished_idx`.
+/// re-drive them (DESIGN: "kept for ops, never deleted"). Served by `jobs_finished_idx`. A pruned
+/// receipt job's dedupe key (`receipt_submissions`) goes in the same statement, so the same
+/// receipt submitted again makes a new job.
 public enum PruneFinishedJobs {
     /// Outcomes that share a retention.
     public enum Outcomes: String, Sendable, CaseIterable {
@@ -41,15 +43,23 @@ public enum PruneFinishedJobs {
                   AND finished_at < now() - $1 * interval '1 millisecond'             -- jobs_finished_idx
                 ORDER BY finished_at
                 LIMIT $2
+            ), pruned AS (
+                DELETE FROM receiptq.jobs AS j
+                USING old
+                WHERE j.id = old.id AND j.state IN \(sqlList)
+                RETURNING j.id, j.receipt_sha256, j.transaction_id, j.user_id
+            ), unkeyed AS (
+                DELETE FROM receiptq.receipt_submissions AS s
+                USING pruned p
+                WHERE s.receipt_sha256 = p.receipt_sha256 AND s.transaction_id = p.transaction_id
+                  AND s.user_id = p.user_id AND s.job_id = p.id                        -- receipt_submissions_pkey
             )
-            DELETE FROM receiptq.jobs AS j
-            USING old
-            WHERE j.id = old.id AND j.state IN \(sqlList)
+            SELECT count(*) AS pruned FROM pruned
             """
         }
     }
 
     public static func run(_ outcomes: Outcomes, retention: Duration, limit: Int, on connection: PostgresConnection) throws -> Int {
-        try connection.query(outcomes.sql, [retention.milliseconds, limit]).affectedRows
+        Int(try connection.query(outcomes.sql, [retention.milliseconds, limit])[0].decode("pruned", as: Int64.self))
     }
 }

@@ -2,7 +2,11 @@ import Postgres
 
 /// Inserts receipts in one statement (one round trip, one commit for the whole batch).
 ///
-/// Dedupe: `jobs_dedupe_idx` is UNIQUE on (sha256(receipt), transaction_id, user_id). The same
+/// Dedupe: `receipt_submissions` holds one row per (sha256(receipt), transaction_id, user_id),
+/// written before the job — the job's id is taken from the jobs sequence, the key inserted ON
+/// CONFLICT DO NOTHING, and the job inserted only where its key went in, so a concurrent enqueue
+/// of the same submission waits on the key and then finds it (migration 0033: the key used to be
+/// a unique index on `jobs`, rewritten by every claim and verdict). The same
 /// user's submission of the same receipt and transaction inserts nothing and gets that user's
 /// job back (`created == false`), whatever else it claims (product, order): the purchase is
 /// already in hand, and a client that corrected its claims must not lose it to a conflict. The
@@ -15,14 +19,20 @@ import Postgres
 public enum EnqueueBatch {
     static let sql = """
         WITH input AS (
-            SELECT i.*, receiptq.receipt_digest(i.receipt_data) AS digest
+            SELECT i.*, receiptq.receipt_digest(i.receipt_data) AS digest, nextval('receiptq.jobs_id_seq') AS new_id
             FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::uuid[], $7::text[]) WITH ORDINALITY
                  AS i(receipt_data, transaction_id, user_id, product_id, order_id, app_account_token, request_id, ord)
+        ), keyed AS (
+            INSERT INTO receiptq.receipt_submissions (receipt_sha256, transaction_id, user_id, job_id)
+            SELECT digest, transaction_id, user_id, new_id FROM input ORDER BY ord
+            ON CONFLICT DO NOTHING
+            RETURNING job_id
         ), inserted AS (
-            INSERT INTO receiptq.jobs (receipt_data, transaction_id, user_id, product_id, order_id, app_account_token, request_id)
-            SELECT receipt_data, transaction_id, user_id, product_id, order_id, app_account_token, request_id FROM input ORDER BY ord
-            ON CONFLICT (receipt_sha256, transaction_id, user_id) DO NOTHING
-            RETURNING id, receipt_sha256, transaction_id, user_id, state
+            INSERT INTO receiptq.jobs (id, receipt_data, transaction_id, user_id, product_id, order_id, app_account_token, request_id)
+            OVERRIDING SYSTEM VALUE
+            SELECT i.new_id, i.receipt_data, i.transaction_id, i.user_id, i.product_id, i.order_id, i.app_account_token, i.request_id
+            FROM input i JOIN keyed k ON k.job_id = i.new_id ORDER BY i.ord
+            RETURNING id, transaction_id, user_id, state
         ), superseded AS (
             UPDATE receiptq.jobs AS o SET superseded_by = n.id, updated_at = now()
             FROM inserted n
@@ -35,9 +45,10 @@ public enum EnqueueBatch {
                coalesce(n.state, e.state) AS state,
                \(Verdict.sql(state: "coalesce(n.state, e.state)", id: "coalesce(n.id, e.id)", userID: "i.user_id", grant: "g")) AS verdict
         FROM input i
-        LEFT JOIN inserted n ON n.receipt_sha256 = i.digest AND n.transaction_id = i.transaction_id AND n.user_id = i.user_id
-        LEFT JOIN receiptq.jobs e ON e.receipt_sha256 = i.digest AND e.transaction_id = i.transaction_id
-                                 AND e.user_id = i.user_id                                              -- jobs_dedupe_idx
+        LEFT JOIN inserted n ON n.id = i.new_id
+        LEFT JOIN receiptq.receipt_submissions s ON s.receipt_sha256 = i.digest AND s.transaction_id = i.transaction_id
+                                               AND s.user_id = i.user_id                               -- receipt_submissions_pkey
+        LEFT JOIN receiptq.jobs e ON e.id = s.job_id                                                   -- jobs_pkey
         LEFT JOIN receiptq.grants g ON g.purchase_key = e.purchase_key                                 -- grants_pkey
         ORDER BY i.ord
         """
@@ -46,9 +57,10 @@ public enum EnqueueBatch {
     /// snapshot is invisible to the statement above; a second statement sees it.
     static let lookupSQL = """
         SELECT j.id, j.state, \(Verdict.sql(state: "j.state", id: "j.id", userID: "j.user_id", grant: "g")) AS verdict
-        FROM receiptq.jobs j
+        FROM receiptq.receipt_submissions s
+        JOIN receiptq.jobs j ON j.id = s.job_id                                                        -- jobs_pkey
         LEFT JOIN receiptq.grants g ON g.purchase_key = j.purchase_key                                 -- grants_pkey
-        WHERE j.receipt_sha256 = receiptq.receipt_digest($1) AND j.transaction_id = $2 AND j.user_id = $3   -- jobs_dedupe_idx
+        WHERE s.receipt_sha256 = receiptq.receipt_digest($1) AND s.transaction_id = $2 AND s.user_id = $3   -- receipt_submissions_pkey
         """
 
     /// Enqueues `jobs`, returning one result per input in input order. Repeats inside the batch
