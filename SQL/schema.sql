@@ -2185,6 +2185,34 @@ ALTER TABLE receiptq.support_audit ALTER COLUMN id ADD GENERATED ALWAYS AS IDENT
 
 
 --
+-- Name: transaction_submissions; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.transaction_submissions (
+    kind text NOT NULL,
+    transaction_id text NOT NULL,
+    user_id text NOT NULL,
+    environment text NOT NULL,
+    job_id bigint NOT NULL,
+    CONSTRAINT transaction_submissions_kind_check CHECK ((kind = ANY (ARRAY['signed_transaction'::text, 'transaction_id'::text])))
+);
+
+
+--
+-- Name: TABLE transaction_submissions; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.transaction_submissions IS 'One row per distinct submission of a signed transaction (kind, transaction id, user, environment) or a transaction id (environment ''''): the dedupe key of those jobs and the job it made. Written once by the enqueue, before the job; deleted with the job by pruning. Never updated.';
+
+
+--
+-- Name: COLUMN transaction_submissions.job_id; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.transaction_submissions.job_id IS 'The job the first such submission made (jobs.id; no foreign key, as receipt_submissions).';
+
+
+--
 -- Name: trusted_claim_tokens; Type: TABLE; Schema: receiptq; Owner: -
 --
 
@@ -2443,6 +2471,14 @@ ALTER TABLE ONLY receiptq.support_audit
 
 
 --
+-- Name: transaction_submissions transaction_submissions_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.transaction_submissions
+    ADD CONSTRAINT transaction_submissions_pkey PRIMARY KEY (kind, transaction_id, user_id, environment);
+
+
+--
 -- Name: trusted_claim_tokens trusted_claim_tokens_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
 --
 
@@ -2621,24 +2657,10 @@ CREATE INDEX jobs_retry_ready_idx ON receiptq.jobs USING btree (kind, run_at, id
 
 
 --
--- Name: jobs_signed_dedupe_idx; Type: INDEX; Schema: receiptq; Owner: -
---
-
-CREATE UNIQUE INDEX jobs_signed_dedupe_idx ON receiptq.jobs USING btree (transaction_id, user_id, apple_environment) WHERE (kind = 'signed_transaction'::text);
-
-
---
 -- Name: jobs_timed_out_idx; Type: INDEX; Schema: receiptq; Owner: -
 --
 
 CREATE INDEX jobs_timed_out_idx ON receiptq.jobs USING btree (run_at) WHERE (state = 'timed_out'::text);
-
-
---
--- Name: jobs_transaction_dedupe_idx; Type: INDEX; Schema: receiptq; Owner: -
---
-
-CREATE UNIQUE INDEX jobs_transaction_dedupe_idx ON receiptq.jobs USING btree (transaction_id, user_id) WHERE (kind = 'transaction_id'::text);
 
 
 --
@@ -3139,6 +3161,7 @@ GRANT DELETE ON TABLE receiptq.jobs TO receiptq_scheduler;
 GRANT SELECT(id),INSERT(id) ON TABLE receiptq.jobs TO receiptq_api;
 GRANT SELECT(id) ON TABLE receiptq.jobs TO receiptq_scheduler;
 GRANT SELECT(id) ON TABLE receiptq.jobs TO receiptq_readonly;
+GRANT INSERT(id) ON TABLE receiptq.jobs TO receiptq_worker;
 
 
 --
@@ -3855,6 +3878,7 @@ GRANT UPDATE(covered_by) ON TABLE receiptq.history_syncs TO receiptq_worker;
 --
 
 GRANT USAGE ON SEQUENCE receiptq.jobs_id_seq TO receiptq_api;
+GRANT USAGE ON SEQUENCE receiptq.jobs_id_seq TO receiptq_worker;
 
 
 --
@@ -4301,6 +4325,16 @@ GRANT INSERT(before) ON TABLE receiptq.support_audit TO receiptq_support;
 --
 
 GRANT INSERT(after) ON TABLE receiptq.support_audit TO receiptq_support;
+
+
+--
+-- Name: TABLE transaction_submissions; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT,INSERT ON TABLE receiptq.transaction_submissions TO receiptq_api;
+GRANT SELECT,INSERT ON TABLE receiptq.transaction_submissions TO receiptq_worker;
+GRANT SELECT,DELETE ON TABLE receiptq.transaction_submissions TO receiptq_scheduler;
+GRANT SELECT ON TABLE receiptq.transaction_submissions TO receiptq_readonly;
 
 
 --

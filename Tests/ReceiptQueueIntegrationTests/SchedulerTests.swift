@@ -88,6 +88,21 @@ struct SchedulerTests {
         #expect(Set(again.prefix(2).map(\.id)).isDisjoint(with: ids), "new jobs, not the pruned ones")
     }
 
+    @Test func pruningATransactionIDJobFreesItsDedupeKeyForTheNextSubmission() async throws {
+        let fixture = try await QueueFixture.make()
+        defer { fixture.shutdown() }
+        let first = try await fixture.queue.enqueue([NewJob.transactionID("2000000000000001", userID: "u1")])[0]
+        #expect(try await fixture.queue.enqueue([NewJob.transactionID("2000000000000001", userID: "u1")])[0].id == first.id)
+        let lease = try #require(try await fixture.queue.claim(limit: 1, kind: .transactionID, worker: "w", lease: .seconds(30)).first)
+        _ = try await fixture.queue.record([FinishedAttempt.ending(lease, .rejected(reason: "not found"))], worker: "w")
+        try await fixture.pool.query("UPDATE receiptq.jobs SET created_at = now() - interval '400 days', finished_at = now() - interval '400 days'")
+        let tick = try await Scheduler(database: try await fixture.database.configuration(as: .scheduler), logger: .init(label: "test")).tick()
+        #expect(tick.pruned == 1)
+        #expect(try await fixture.count("SELECT count(*) FROM receiptq.transaction_submissions") == 0)
+        let again = try await fixture.queue.enqueue([NewJob.transactionID("2000000000000001", userID: "u1")])[0]
+        #expect(again.created && again.id != first.id)
+    }
+
     /// `receiptq.subscription_corrections` is an audit that grew forever: the scheduler (its own
     /// role) deletes rows past `--correction-retention` (90 days by default), and nothing younger.
     @Test func pruningDeletesSubscriptionCorrectionsPastTheirRetentionOnly() async throws {

@@ -7,8 +7,8 @@ import Postgres
 /// called invalid, and submissions of a purchase another account owns (replays, for fraud
 /// review), are kept a year (disputes), receipts of `failed` jobs are kept until ops
 /// re-drive them (DESIGN: "kept for ops, never deleted"). Served by `jobs_finished_idx`. A pruned
-/// receipt job's dedupe key (`receipt_submissions`) goes in the same statement, so the same
-/// receipt submitted again makes a new job.
+/// job's dedupe key (`receipt_submissions`, `transaction_submissions`) goes in the same
+/// statement, so the same submission made again makes a new job.
 public enum PruneFinishedJobs {
     /// Outcomes that share a retention.
     public enum Outcomes: String, Sendable, CaseIterable {
@@ -47,12 +47,18 @@ public enum PruneFinishedJobs {
                 DELETE FROM receiptq.jobs AS j
                 USING old
                 WHERE j.id = old.id AND j.state IN \(sqlList)
-                RETURNING j.id, j.receipt_sha256, j.transaction_id, j.user_id
-            ), unkeyed AS (
+                RETURNING j.id, j.kind, j.receipt_sha256, j.transaction_id, j.user_id, j.apple_environment
+            ), unkeyed_receipts AS (
                 DELETE FROM receiptq.receipt_submissions AS s
                 USING pruned p
                 WHERE s.receipt_sha256 = p.receipt_sha256 AND s.transaction_id = p.transaction_id
                   AND s.user_id = p.user_id AND s.job_id = p.id                        -- receipt_submissions_pkey
+            ), unkeyed_transactions AS (
+                DELETE FROM receiptq.transaction_submissions AS s
+                USING pruned p
+                WHERE s.kind = p.kind AND s.transaction_id = p.transaction_id AND s.user_id = p.user_id
+                  AND s.environment = \(EnqueueTransactions.environmentKey(kind: "p.kind", environment: "p.apple_environment"))
+                  AND s.job_id = p.id                                                   -- transaction_submissions_pkey
             )
             SELECT count(*) AS pruned FROM pruned
             """

@@ -4,26 +4,44 @@ import Postgres
 /// Inserts StoreKit 2 signed transactions and transaction ids in one statement (one commit for
 /// the whole batch). Dedupe is per user, on what identifies the purchase, never on signature
 /// bytes (ES256 signatures are malleable, and Apple re-signs): the same signed transaction —
-/// transaction id and environment — from the same user (`jobs_signed_dedupe_idx`), or the same
-/// transaction id from the same user (`jobs_transaction_dedupe_idx`), gets that user's job back
-/// (`created == false`) with its verdict as the ledger reads it now. Another user's submission of
-/// the same purchase is a job of its own, with a verdict of its own.
+/// transaction id and environment — from the same user, or the same transaction id from the
+/// same user, gets that user's job back (`created == false`) with its verdict as the ledger reads
+/// it now. Another user's submission of the same purchase is a job of its own, with a verdict of
+/// its own. The key lives in `transaction_submissions`, written before the job as
+/// `EnqueueBatch` writes a receipt's (migration 0034): the job's id comes from the jobs sequence,
+/// the key goes in ON CONFLICT DO NOTHING, and the job only where its key went in.
 public enum EnqueueTransactions {
+    /// A submission's environment as its key holds it: a signed transaction's, '' for a
+    /// transaction id (which names no environment).
+    /// `PruneFinishedJobs` deletes keys by the same expression.
+    static func environmentKey(kind: String, environment: String) -> String {
+        "CASE WHEN \(kind) = 'signed_transaction' THEN coalesce(\(environment), '') ELSE '' END"
+    }
+
     static let sql = """
         WITH input AS (
-            SELECT i.*
+            SELECT i.*, nextval('receiptq.jobs_id_seq') AS new_id
             FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::uuid[], $8::text[], $9::bool[], $10::text[], $11::text[])
                  WITH ORDINALITY
                  AS i(kind, signed_transaction, transaction_id, user_id, product_id, order_id, app_account_token, environment,
                       trusted_claim, claim_proof, request_id, ord)
-        ), inserted AS (
-            INSERT INTO receiptq.jobs (kind, signed_transaction, transaction_id, user_id, product_id, order_id, app_account_token,
-                                       apple_environment, trusted_claim, claim_proof, request_id)
-            SELECT kind, signed_transaction, transaction_id, user_id, product_id, order_id, app_account_token, environment,
-                   trusted_claim, claim_proof, request_id                                 -- claim_proof: checked, then cleared (jobs_check_trusted_claim)
-            FROM input ORDER BY ord
+        ), keyed AS (
+            INSERT INTO receiptq.transaction_submissions (kind, transaction_id, user_id, environment, job_id)
+            SELECT i.kind, i.transaction_id, i.user_id, \(environmentKey(kind: "i.kind", environment: "i.environment")), i.new_id FROM input i ORDER BY i.ord
             ON CONFLICT DO NOTHING
-            RETURNING id, kind, transaction_id, user_id, apple_environment, state
+            RETURNING job_id
+        ), inserted AS (
+            INSERT INTO receiptq.jobs (id, kind, signed_transaction, transaction_id, user_id, product_id, order_id, app_account_token,
+                                       apple_environment, trusted_claim, claim_proof, request_id)
+            OVERRIDING SYSTEM VALUE
+            SELECT i.new_id, i.kind, i.signed_transaction, i.transaction_id, i.user_id, i.product_id, i.order_id, i.app_account_token,
+                   i.environment, i.trusted_claim, i.claim_proof, i.request_id   -- claim_proof: checked, then cleared (jobs_check_trusted_claim)
+            FROM input i JOIN keyed k ON k.job_id = i.new_id ORDER BY i.ord
+            RETURNING id, state
+        ), made AS (
+            -- The key each new job was made for: a repeat inside the batch finds its first.
+            SELECT n.id, n.state, i.kind, i.transaction_id, i.user_id, \(environmentKey(kind: "i.kind", environment: "i.environment")) AS environment
+            FROM inserted n JOIN input i ON i.new_id = n.id
         )
         SELECT i.ord,
                coalesce(n.id, e.id) AS id,
@@ -31,33 +49,22 @@ public enum EnqueueTransactions {
                coalesce(n.state, e.state) AS state,
                \(Verdict.sql(state: "coalesce(n.state, e.state)", id: "coalesce(n.id, e.id)", userID: "i.user_id", grant: "g")) AS verdict
         FROM input i
-        LEFT JOIN inserted n ON n.kind = i.kind AND n.transaction_id = i.transaction_id AND n.user_id = i.user_id
-             AND n.apple_environment IS NOT DISTINCT FROM i.environment
-        LEFT JOIN LATERAL (
-            \(existingSQL)
-        ) AS e ON true
+        LEFT JOIN made n ON n.kind = i.kind AND n.transaction_id = i.transaction_id AND n.user_id = i.user_id
+                        AND n.environment = \(environmentKey(kind: "i.kind", environment: "i.environment"))
+        LEFT JOIN receiptq.transaction_submissions s ON s.kind = i.kind AND s.transaction_id = i.transaction_id
+                                                   AND s.user_id = i.user_id AND s.environment = \(environmentKey(kind: "i.kind", environment: "i.environment"))  -- transaction_submissions_pkey
+        LEFT JOIN receiptq.jobs e ON e.id = s.job_id                                                     -- jobs_pkey
         LEFT JOIN receiptq.grants g ON g.purchase_key = e.purchase_key                                   -- grants_pkey
         ORDER BY i.ord
-        """
-
-    /// The user's existing job for input row `i`, one partial index per kind.
-    static let existingSQL = """
-        SELECT s.id, s.state, s.purchase_key FROM receiptq.jobs s
-        WHERE i.kind = 'signed_transaction' AND s.kind = 'signed_transaction'
-          AND s.transaction_id = i.transaction_id AND s.user_id = i.user_id AND s.apple_environment = i.environment  -- jobs_signed_dedupe_idx
-        UNION ALL
-        SELECT t.id, t.state, t.purchase_key FROM receiptq.jobs t
-        WHERE i.kind = 'transaction_id' AND t.kind = 'transaction_id'
-          AND t.transaction_id = i.transaction_id AND t.user_id = i.user_id                                        -- jobs_transaction_dedupe_idx
         """
 
     /// A duplicate inserted by a concurrent transaction after the statement's snapshot.
     static let lookupSQL = """
         SELECT e.id, e.state, \(Verdict.sql(state: "e.state", id: "e.id", userID: "i.user_id", grant: "g")) AS verdict
         FROM (SELECT $1::text AS kind, $2::text AS transaction_id, $3::text AS user_id, $4::text AS environment) AS i
-        CROSS JOIN LATERAL (
-            \(existingSQL)
-        ) AS e
+        JOIN receiptq.transaction_submissions s ON s.kind = i.kind AND s.transaction_id = i.transaction_id
+                                              AND s.user_id = i.user_id AND s.environment = \(environmentKey(kind: "i.kind", environment: "i.environment"))  -- transaction_submissions_pkey
+        JOIN receiptq.jobs e ON e.id = s.job_id                                                          -- jobs_pkey
         LEFT JOIN receiptq.grants g ON g.purchase_key = e.purchase_key
         """
 
