@@ -118,7 +118,11 @@ struct SupportLedgerTests {
                 "INSERT INTO receiptq.grants (transaction_id, original_transaction_id, job_id, user_id, product_id, environment, purchase_key) VALUES ('x', 'x', 1, 'u', 'p', 'Production', 'purchase:x')",
                 "UPDATE receiptq.grants SET user_id = 'thief'",
                 "INSERT INTO receiptq.events (type, user_id, body) VALUES ('grant.revoked', 'u1', '{}')",
-                "UPDATE receiptq.jobs SET state = 'granted'",
+                // Verdicts forged on a job, as rows the table's checks accept: the guard refuses the
+                // rejection (only a worker's login writes a verdict); the grant also needs a purchase
+                // key, a column the support login may not write at all.
+                "UPDATE receiptq.jobs SET state = 'rejected', finished_at = now()",
+                "UPDATE receiptq.jobs SET state = 'granted', finished_at = now(), purchase_key = 'purchase:t1'",
                 "SELECT receipt_data FROM receiptq.jobs",
                 "UPDATE receiptq.support_audit SET actor = 'bob'",
             ] {
