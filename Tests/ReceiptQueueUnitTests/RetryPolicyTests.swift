@@ -55,11 +55,11 @@ struct RetryPolicyTests {
     }
 
     /// While the rest of Apple's answers are healthy, a job's first `quickRetries` retries wait
-    /// the first delay only; later ones, and any while Apple is in trouble, grow as before.
+    /// `quickRetryDelay` only; later ones, and any while Apple is in trouble, grow as before.
     @Test(arguments: [
-        (attempt: 1, healthy: true, full: Int64(2000)),
-        (attempt: 2, healthy: true, full: Int64(2000)),
-        (attempt: 3, healthy: true, full: Int64(2000)),
+        (attempt: 1, healthy: true, full: Int64(500)),
+        (attempt: 2, healthy: true, full: Int64(500)),
+        (attempt: 3, healthy: true, full: Int64(500)),
         (attempt: 4, healthy: true, full: Int64(16_000)),
         (attempt: 2, healthy: false, full: Int64(4000)),
         (attempt: 3, healthy: false, full: Int64(8000)),
@@ -75,17 +75,31 @@ struct RetryPolicyTests {
     }
 
     /// By default five: at a 15 % share of transient answers a fourth failure in a row is one
-    /// job in ~2,000, and it must not wait 8–16 s behind the rest.
+    /// job in ~2,000, and it must not wait 8–16 s behind the rest. Each waits a quarter to half a
+    /// second: on top of Apple's 3–6 s per try, a wait of the first backoff (1–2 s) was 4–6 s of
+    /// the last verdict of a degraded-Apple run.
     @Test func byDefaultTheFirstFiveRetriesAreQuick() {
         let policy = RetryPolicy()
         var random = SplitMix64(state: 5)
         let enqueued = Date(timeIntervalSince1970: 0)
         for attempt in 1...5 {
             let delay = policy.delayMilliseconds(afterAttempt: attempt, createdAt: enqueued, now: enqueued, appleHealthy: true, using: &random)
-            #expect(delay >= 1000 && delay <= 2000, "attempt \(attempt): \(delay) ms")
+            #expect(delay >= 250 && delay <= 500, "attempt \(attempt): \(delay) ms")
         }
         let sixth = policy.delayMilliseconds(afterAttempt: 6, createdAt: enqueued, now: enqueued, appleHealthy: true, using: &random)
         #expect(sixth >= 32_000 && sixth <= 64_000)
+    }
+
+    /// A quick retry never waits longer than the first backoff would.
+    @Test func aQuickRetryWaitsNoLongerThanTheFirstBackoff() {
+        let policy = RetryPolicy(baseDelay: .milliseconds(200), maxDelay: .seconds(600), quickRetryDelay: .seconds(5))
+        #expect(policy.quickRetryDelay == .milliseconds(200))
+        var random = SplitMix64(state: 3)
+        let enqueued = Date(timeIntervalSince1970: 0)
+        for _ in 0..<100 {
+            let delay = policy.delayMilliseconds(afterAttempt: 2, createdAt: enqueued, now: enqueued, appleHealthy: true, using: &random)
+            #expect(delay >= 100 && delay <= 200, "\(delay) ms")
+        }
     }
 
     @Test func noQuickRetriesWhenSwitchedOff() {

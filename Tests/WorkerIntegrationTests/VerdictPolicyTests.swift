@@ -223,13 +223,15 @@ struct VerdictPolicyTests {
     }
 
     /// A 503 while the rest of Apple's answers are healthy (the breaker closed) is one unlucky
-    /// request: the job's third try waits the first delay, not four times it (`RetryPolicy.quickRetries`).
-    @Test func aTransientAnswerWhileTheBreakerIsClosedIsRetriedAfterTheFirstDelay() async throws {
+    /// request: the job's third try waits the quick delay, not four times the first backoff
+    /// (`RetryPolicy.quickRetries`).
+    @Test func aTransientAnswerWhileTheBreakerIsClosedIsRetriedAfterTheQuickDelay() async throws {
         var fake = Self.fast
         fake.p503 = 1   // every request: too few to open the breaker, which needs 20 sent
         let e2e = try await EndToEnd.make(fake: fake)
         var configuration = e2e.workerConfiguration(name: "w")
-        configuration.retry = RetryPolicy(baseDelay: .seconds(1), maxDelay: .seconds(60))   // quick: 0.5–1 s; growing: 2–4 s by the third
+        // quick: 0.5–1 s; growing: 2–4 s by the third
+        configuration.retry = RetryPolicy(baseDelay: .seconds(1), maxDelay: .seconds(60), quickRetryDelay: .seconds(1))
         let worker = e2e.startWorker(configuration)
         let id = try await e2e.queue.enqueue([Self.job(Self.receipt(FakeTransaction(transactionID: "q-1", productID: "gems")), "q-1")])[0].id
         let third = "SELECT count(*) AS count FROM receiptq.jobs WHERE id = $1 AND attempts = 3 AND state = 'queued'"

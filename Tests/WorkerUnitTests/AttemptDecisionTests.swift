@@ -215,7 +215,7 @@ struct AttemptDecisionTests {
         #expect(error.contains("HTTP 503"))
     }
 
-    /// While the breaker is closed a transient answer is retried within the first delay for a
+    /// While the breaker is closed a transient answer is retried within the quick delay for a
     /// job's first five retries; while Apple is in trouble, and for our own secret (21004), the
     /// delay grows with the attempt as ever.
     @Test func aTransientAnswerWhileAppleIsHealthyIsRetriedSoonOurSecretNever() {
@@ -230,7 +230,7 @@ struct AttemptDecisionTests {
             }
         }
         for outcome in [VerificationOutcome.retryLater(.httpStatus(503)), .retryLater(.appleServerError(status: 21005, isRetryable: true)), .timedOut] {
-            #expect(delay(outcome, healthy: true).map { (1000...2000).contains($0) } == true, "\(outcome) while healthy")
+            #expect(delay(outcome, healthy: true).map { (250...500).contains($0) } == true, "\(outcome) while healthy")
             #expect(delay(outcome, healthy: false).map { (4000...8000).contains($0) } == true, "\(outcome) while in trouble")
         }
         #expect(delay(.configurationError(.sharedSecretMismatch), healthy: true).map { (4000...8000).contains($0) } == true)
