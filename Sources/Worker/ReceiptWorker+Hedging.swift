@@ -10,11 +10,13 @@ extension ReceiptWorker {
     /// verification, hedged or not.
     /// verifyReceipt is an idempotent read, so two answers can only agree or differ in timing.
     /// `startingAt`: the environment an earlier attempt ended at (a sandbox receipt's retry).
-    func verifyHedged(_ body: HTTPBody, startingAt: VerifyReceiptEnvironment = .production) async throws -> VerificationResult {
-        guard let delay = hedging.withLock({ $0?.firstSent() }) else {
+    /// `attempt`: the job's try; a paired one (`HedgePolicy.pairedAttempts`) sends both requests
+    /// at once, when the breaker is closed, without spending a credit.
+    func verifyHedged(_ body: HTTPBody, startingAt: VerifyReceiptEnvironment = .production, attempt: Int = 1) async throws -> VerificationResult {
+        guard let plan = hedging.withLock({ $0?.plan(attempt: attempt) }) else {
             return recordLatency(try await verifier.verify(body: body, startingAt: startingAt))
         }
-        let (hedge, sent) = makeHedge(after: delay)
+        let (hedge, sent) = makeHedge(plan)
         let result = try await verifier.verify(body: body, startingAt: startingAt, hedge: hedge)
         // A hedged verification's latency is the first request's wait plus the hedge's: it would
         // teach the p99 the hedge delay itself. Only unhedged answers are kept.
@@ -24,10 +26,14 @@ extension ReceiptWorker {
     /// The engine's instructions for this verification's straggler, and where it records that the
     /// hedge went. Not inlined: the closures' set-up stays off `verifyHedged`'s async frame.
     @inline(never)
-    private func makeHedge(after delay: Duration) -> (HTTPHedge, HedgeSent) {
+    private func makeHedge(_ plan: HedgePolicy.Plan) -> (HTTPHedge, HedgeSent) {
         let sent = HedgeSent()
+        let (delay, paired): (Duration, Bool) = switch plan {
+        case .hedgeAfter(let delay): (delay, false)
+        case .paired: (.zero, true)
+        }
         let hedge = HTTPHedge(after: delay, mayHedge: { [self] in
-            guard mayHedge() else { return false }
+            guard paired ? gate.withLock({ $0.mayHedge }) : mayHedge() else { return false }
             sent.mark()
             metrics.hedges.increment()
             return true

@@ -17,7 +17,7 @@ extension ReceiptWorker {
         let result: VerificationResult?
         do {
             let start = lease.appleEnvironment.flatMap(VerifyReceiptEnvironment.init(rawValue:)) ?? .production
-            result = try await verifyHedged(request.body, startingAt: start)
+            result = try await verifyHedged(request.body, startingAt: start, attempt: lease.attempt)
         } catch {
             result = nil   // shutdown: not attempted
         }

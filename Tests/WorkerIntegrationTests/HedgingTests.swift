@@ -6,7 +6,8 @@ import Testing
 import Worker
 
 /// The worker's hedging end to end: a verification whose request hangs is asked again by the
-/// HTTP engine, and the purchase is granted once, long before the hung request's timeout.
+/// HTTP engine, and the purchase is granted once, long before the hung request's timeout; a job
+/// on its third try is asked twice at once.
 @Suite("Hedging: a hung verification is asked again and granted once")
 struct HedgingTests {
     @Test func aHungVerificationIsHedgedAndGrantedOnceLongBeforeItsTimeout() async throws {
@@ -29,6 +30,28 @@ struct HedgingTests {
         #expect(try await e2e.count("SELECT count(*) FROM receiptq.jobs WHERE attempts = 1") == 1)   // one attempt: no timeout, no retry
         #expect(e2e.fake.stats.snapshot().requests == 2)   // the hung request and its hedge
         #expect(elapsed < .seconds(30), "granted after \(elapsed): the hung request's 60 s timeout, not the hedge")
+        try await worker.stop()
+        await e2e.shutdown()
+    }
+
+    /// A job whose two tries before met Apple's trouble goes to Apple as two requests at once
+    /// (`HedgePolicy.pairedAttempts`); a first try goes as one. Each purchase is granted once.
+    @Test func aJobOnItsThirdTryIsAskedTwiceAtOnceAndGrantedOnce() async throws {
+        // Slow enough that both requests of the pair reach the fake before either is answered.
+        let fake = FakeAppStoreConfiguration(latency: FakeDurationRange(lower: .milliseconds(400), upper: .milliseconds(500)))
+        let e2e = try await EndToEnd.make(fake: fake)
+        let ids = try await e2e.queue.enqueue([
+            NewJob(receiptData: EndToEnd.receipt([("first-try", "coins100")]), transactionID: "first-try", userID: "u1", productID: "coins100"),
+            NewJob(receiptData: EndToEnd.receipt([("third-try", "coins100")]), transactionID: "third-try", userID: "u2", productID: "coins100"),
+        ]).map(\.id)
+        // What two failed tries left: claimed twice, due again now.
+        try await e2e.pool.query("UPDATE receiptq.jobs SET attempts = 2 WHERE id = $1", [ids[1]])
+        let worker = e2e.startWorker(e2e.workerConfiguration(name: "w"))
+        #expect(try await e2e.waitUntilDrained(timeout: .seconds(30)))
+        #expect(try await e2e.states() == ["granted": 2])
+        #expect(try await e2e.count("SELECT count(*) FROM receiptq.grants WHERE transaction_id IN ('first-try', 'third-try')") == 2)
+        #expect(try await e2e.count("SELECT count(*) FROM receiptq.jobs WHERE id = $1 AND attempts = 3", [ids[1]]) == 1)
+        #expect(e2e.fake.stats.snapshot().requests == 3, "one request for the first try, two at once for the third")
         try await worker.stop()
         await e2e.shutdown()
     }

@@ -37,6 +37,29 @@ struct HedgePolicyTests {
         #expect(delay.map { $0 <= .milliseconds(7_200) } == true, "hedge after \(String(describing: delay)), not 11 s × 1.2")
     }
 
+    @Test("a job's third to sixth tries go as two requests at once; its first, second and seventh are hedged as stragglers",
+          arguments: [(1, false), (2, false), (3, true), (4, true), (6, true), (7, false)])
+    func pairedTries(attempt: Int, paired: Bool) {
+        var policy = HedgePolicy(minimumSamples: 10, initialDelay: .seconds(8))
+        #expect(policy.plan(attempt: attempt) == (paired ? .paired : .hedgeAfter(.seconds(8))))
+    }
+
+    @Test("with pairing switched off every try is hedged as a straggler")
+    func pairingOff() {
+        var policy = HedgePolicy(minimumSamples: 10, initialDelay: .seconds(8), pairedAttempts: nil)
+        #expect(policy.plan(attempt: 3) == .hedgeAfter(.seconds(8)))
+    }
+
+    @Test("a paired try earns a straggler's credit like any first request, and spends none")
+    func pairedTriesKeepTheCredit() {
+        var policy = HedgePolicy(maxShare: 0.5, minimumSamples: 1)
+        policy.answered(after: .seconds(4))
+        #expect(policy.plan(attempt: 3) == .paired)
+        #expect(policy.plan(attempt: 4) == .paired)
+        let first = policy.mayHedge(), second = policy.mayHedge()
+        #expect(first && !second, "two paired tries earned one credit")
+    }
+
     @Test("hedges never exceed their share of first requests, however many straggle")
     func budget() {
         var policy = HedgePolicy(maxShare: 0.02, minimumSamples: 1)
