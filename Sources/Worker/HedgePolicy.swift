@@ -19,8 +19,11 @@ import HTTPClient
 /// one job in ~2,000 fails four times in a row, ending 15–25 s after the rest. Two requests at once
 /// fail together one time in ~44, so such a job is usually done at its third try. It costs one
 /// request more per paired try, outside the credit (which stragglers use up), and only for the
-/// ~2 % of jobs that reach a third try at that failure rate, never the second (pairing every
-/// retry would add ~0.15 requests per receipt to an Apple already failing 15 % of them).
+/// ~2 % of jobs that reach a third try at that failure rate, not the second (pairing every
+/// retry would add ~0.15 requests per receipt to an Apple already failing 15 % of them, and take
+/// slots from a backlog). Once the worker's backlog is drained (its last claim came back short,
+/// so no job waits for a slot) second tries are paired too (`idlePairedAttempts`): that is the
+/// end of a backlog, where every retry is a last verdict.
 public struct HedgePolicy: Sendable, Equatable {
     /// How a verification's request goes.
     public enum Plan: Sendable, Equatable {
@@ -49,6 +52,9 @@ public struct HedgePolicy: Sendable, Equatable {
     /// The tries of a job sent as two requests at once (see above). Default 3...6: from the third
     /// to the last quick retry (`RetryPolicy.quickRetries`); nil: none.
     public var pairedAttempts: ClosedRange<Int>?
+    /// The tries sent as two requests at once while no job waits for a slot. Default 2...6;
+    /// nil: only `pairedAttempts`.
+    public var idlePairedAttempts: ClosedRange<Int>?
 
     private var latencies: [Duration] = []
     private var next = 0
@@ -56,8 +62,10 @@ public struct HedgePolicy: Sendable, Equatable {
     private var credit = 0.0
 
     public init(maxShare: Double = 0.02, margin: Double = 1.2, window: Int = 1_000, minimumSamples: Int = 200,
-                floor: Duration = .seconds(1), initialDelay: Duration = .seconds(8), pairedAttempts: ClosedRange<Int>? = 3...6) {
+                floor: Duration = .seconds(1), initialDelay: Duration = .seconds(8), pairedAttempts: ClosedRange<Int>? = 3...6,
+                idlePairedAttempts: ClosedRange<Int>? = 2...6) {
         self.pairedAttempts = pairedAttempts
+        self.idlePairedAttempts = idlePairedAttempts
         self.maxShare = maxShare
         self.margin = margin
         self.window = max(1, window)
@@ -96,9 +104,11 @@ public struct HedgePolicy: Sendable, Equatable {
 
     /// A first request goes out for a job on its `attempt`-th try: paired (two at once) or
     /// hedged after `firstSent()`'s wait. Either way it earns its share of a hedge.
-    public mutating func plan(attempt: Int) -> Plan {
+    /// `backlogDrained`: the worker's last claim came back short (no job waits for a slot).
+    public mutating func plan(attempt: Int, backlogDrained: Bool = false) -> Plan {
         let delay = firstSent() ?? initialDelay
-        if let pairedAttempts, pairedAttempts.contains(attempt) { return .paired }
+        if pairedAttempts?.contains(attempt) == true { return .paired }
+        if backlogDrained, idlePairedAttempts?.contains(attempt) == true { return .paired }
         return .hedgeAfter(delay)
     }
 
@@ -131,5 +141,6 @@ public struct HedgePolicy: Sendable, Equatable {
         left.maxShare == right.maxShare && left.margin == right.margin && left.window == right.window
             && left.minimumSamples == right.minimumSamples && left.floor == right.floor && left.initialDelay == right.initialDelay && left.latencies == right.latencies
             && left.credit == right.credit && left.pairedAttempts == right.pairedAttempts
+            && left.idlePairedAttempts == right.idlePairedAttempts
     }
 }

@@ -10,10 +10,12 @@ extension ReceiptWorker {
     /// verification, hedged or not.
     /// verifyReceipt is an idempotent read, so two answers can only agree or differ in timing.
     /// `startingAt`: the environment an earlier attempt ended at (a sandbox receipt's retry).
-    /// `attempt`: the job's try; a paired one (`HedgePolicy.pairedAttempts`) sends both requests
-    /// at once, when the breaker is closed, without spending a credit.
-    func verifyHedged(_ body: HTTPBody, startingAt: VerifyReceiptEnvironment = .production, attempt: Int = 1) async throws -> VerificationResult {
-        guard let plan = hedging.withLock({ $0?.plan(attempt: attempt) }) else {
+    /// `attempt`: the job's try; a paired one (`HedgePolicy.pairedAttempts`, and while the
+    /// backlog is drained `idlePairedAttempts`) sends both requests at once, when the breaker is
+    /// closed, without spending a credit.
+    func verifyHedged(_ body: HTTPBody, startingAt: VerifyReceiptEnvironment = .production, attempt: Int = 1,
+                      backlogDrained: Bool = false) async throws -> VerificationResult {
+        guard let plan = hedging.withLock({ $0?.plan(attempt: attempt, backlogDrained: backlogDrained) }) else {
             return recordLatency(try await verifier.verify(body: body, startingAt: startingAt))
         }
         let (hedge, sent) = makeHedge(plan)

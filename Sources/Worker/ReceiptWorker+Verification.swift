@@ -13,11 +13,12 @@ extension ReceiptWorker {
     func verify(_ lease: JobLease, receipt: ReceiptHandoff, admittedIn era: Int) async {
         let sent = ContinuousClock.now
         guard let request = await prepareRequest(lease, receipt: receipt) else { return }
-        guard gate.withLock({ $0.maySend(admittedIn: era) }) else { return notSent(lease) }
+        let (maySend, backlogDrained) = gate.withLock { ($0.maySend(admittedIn: era), $0.backlogDrained) }
+        guard maySend else { return notSent(lease) }
         let result: VerificationResult?
         do {
             let start = lease.appleEnvironment.flatMap(VerifyReceiptEnvironment.init(rawValue:)) ?? .production
-            result = try await verifyHedged(request.body, startingAt: start, attempt: lease.attempt)
+            result = try await verifyHedged(request.body, startingAt: start, attempt: lease.attempt, backlogDrained: backlogDrained)
         } catch {
             result = nil   // shutdown: not attempted
         }

@@ -118,6 +118,9 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
     /// After the claim is sent (or released): wait this long for a wake-up (the claim came back
     /// short, so the queue is drained), or look again at once (nil).
     var waitAfterBatch: Duration?
+    /// The last claim came back short: no job ready now waits for one of this worker's slots
+    /// (`HedgePolicy.idlePairedAttempts`).
+    public internal(set) var backlogDrained = false
 
     public init(configuration: Configuration) {
         self.configuration = configuration

@@ -35,23 +35,27 @@ struct HedgingTests {
     }
 
     /// A job whose two tries before met Apple's trouble goes to Apple as two requests at once
-    /// (`HedgePolicy.pairedAttempts`); a first try goes as one. Each purchase is granted once.
-    @Test func aJobOnItsThirdTryIsAskedTwiceAtOnceAndGrantedOnce() async throws {
+    /// (`HedgePolicy.pairedAttempts`), and so does a second try when no job waits for a slot
+    /// (`idlePairedAttempts`: three jobs, a claim of up to 20); a first try goes as one. Each
+    /// purchase is granted once.
+    @Test func retriesAtTheEndOfABacklogAreAskedTwiceAtOnceAndGrantedOnce() async throws {
         // Slow enough that both requests of the pair reach the fake before either is answered.
         let fake = FakeAppStoreConfiguration(latency: FakeDurationRange(lower: .milliseconds(400), upper: .milliseconds(500)))
         let e2e = try await EndToEnd.make(fake: fake)
         let ids = try await e2e.queue.enqueue([
             NewJob(receiptData: EndToEnd.receipt([("first-try", "coins100")]), transactionID: "first-try", userID: "u1", productID: "coins100"),
             NewJob(receiptData: EndToEnd.receipt([("third-try", "coins100")]), transactionID: "third-try", userID: "u2", productID: "coins100"),
+            NewJob(receiptData: EndToEnd.receipt([("second-try", "coins100")]), transactionID: "second-try", userID: "u3", productID: "coins100"),
         ]).map(\.id)
-        // What two failed tries left: claimed twice, due again now.
+        // What failed tries left: claimed twice (once), due again now.
         try await e2e.pool.query("UPDATE receiptq.jobs SET attempts = 2 WHERE id = $1", [ids[1]])
+        try await e2e.pool.query("UPDATE receiptq.jobs SET attempts = 1 WHERE id = $1", [ids[2]])
         let worker = e2e.startWorker(e2e.workerConfiguration(name: "w"))
         #expect(try await e2e.waitUntilDrained(timeout: .seconds(30)))
-        #expect(try await e2e.states() == ["granted": 2])
-        #expect(try await e2e.count("SELECT count(*) FROM receiptq.grants WHERE transaction_id IN ('first-try', 'third-try')") == 2)
+        #expect(try await e2e.states() == ["granted": 3])
+        #expect(try await e2e.count("SELECT count(*) FROM receiptq.grants WHERE transaction_id IN ('first-try', 'second-try', 'third-try')") == 3)
         #expect(try await e2e.count("SELECT count(*) FROM receiptq.jobs WHERE id = $1 AND attempts = 3", [ids[1]]) == 1)
-        #expect(e2e.fake.stats.snapshot().requests == 3, "one request for the first try, two at once for the third")
+        #expect(e2e.fake.stats.snapshot().requests == 5, "one request for the first try, two at once for each retry")
         try await worker.stop()
         await e2e.shutdown()
     }

@@ -44,10 +44,19 @@ struct HedgePolicyTests {
         #expect(policy.plan(attempt: attempt) == (paired ? .paired : .hedgeAfter(.seconds(8))))
     }
 
+    @Test("once the backlog is drained a job's second try is paired too, its first never",
+          arguments: [(1, false), (2, true), (6, true), (7, false)])
+    func pairedWhenIdle(attempt: Int, paired: Bool) {
+        var policy = HedgePolicy(minimumSamples: 10, initialDelay: .seconds(8))
+        #expect(policy.plan(attempt: attempt, backlogDrained: true) == (paired ? .paired : .hedgeAfter(.seconds(8))))
+        #expect(policy.plan(attempt: 2, backlogDrained: false) == .hedgeAfter(.seconds(8)))
+    }
+
     @Test("with pairing switched off every try is hedged as a straggler")
     func pairingOff() {
-        var policy = HedgePolicy(minimumSamples: 10, initialDelay: .seconds(8), pairedAttempts: nil)
-        #expect(policy.plan(attempt: 3) == .hedgeAfter(.seconds(8)))
+        var policy = HedgePolicy(minimumSamples: 10, initialDelay: .seconds(8), pairedAttempts: nil, idlePairedAttempts: nil)
+        #expect(policy.plan(attempt: 3, backlogDrained: true) == .hedgeAfter(.seconds(8)))
+        #expect(policy.plan(attempt: 2, backlogDrained: true) == .hedgeAfter(.seconds(8)))
     }
 
     @Test("a paired try earns a straggler's credit like any first request, and spends none")

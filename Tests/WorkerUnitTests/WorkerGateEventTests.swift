@@ -62,6 +62,24 @@ struct WorkerGateEventTests {
         #expect(gate.inFlight == 12)
     }
 
+    /// What pairs a job's second try (`HedgePolicy.idlePairedAttempts`): the last claim came back
+    /// short, so no job waits for a slot; a full claim means a backlog again.
+    @Test func aShortClaimMarksTheBacklogDrainedAndAFullOneClearsIt() {
+        var gate = gate()
+        #expect(!gate.backlogDrained)
+        _ = handle(&gate, .tick)
+        _ = handle(&gate, .claimed(Self.leases(12), of: 20))
+        #expect(gate.backlogDrained)
+        for lease in Self.leases(12) {
+            _ = handle(&gate, .answered(Self.answered, attempt: FinishedAttempt(lease: lease, decision: .result(.rejected(reason: "r"))),
+                                        sentAt: clock.now))
+        }
+        let wanted = handle(&gate, .tick)
+        guard case .claim(let count) = wanted.first else { Issue.record("expected a claim, got \(wanted)"); return }
+        _ = handle(&gate, .claimed(Self.leases(count, from: 100), of: count))
+        #expect(!gate.backlogDrained)
+    }
+
     @Test func whatIsLeftOfAClaimWhenTheBreakerOpensIsReleasedAndItsSlotsComeBack() {
         var gate = gate()
         _ = handle(&gate, .tick)
