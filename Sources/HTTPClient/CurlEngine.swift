@@ -158,9 +158,9 @@ final class CurlEngine: @unchecked Sendable {
         guard hedgeTimers.nextDue != nil else { return }
         let now = ContinuousClock.now
         while let id = hedgeTimers.popDue(now: now) {
-            guard let request = active[id], !request.hedged, let hedge = request.pending.hedge,
+            guard let request = active[id], request.hedges == 0, let hedge = request.pending.hedge,
                   hedge.mayHedge() else { continue }
-            request.hedged = true
+            request.hedges = 1
             _ = startTransfer(of: request)
         }
     }
@@ -192,11 +192,27 @@ final class CurlEngine: @unchecked Sendable {
     /// request is still out and the caller's `HTTPHedge.endsTheWait` says to wait for that one.
     private func ended(_ transfer: CurlTransfer, _ result: Result<HTTPResponse, HTTPClientError>) {
         let request = transfer.request
+        let wasHedge = request.transfers.first !== transfer
         curl_multi_remove_handle(multi, transfer.handle.easy)
         release(transfer)
         request.transfers.removeAll { $0 === transfer }
-        if !request.transfers.isEmpty, let hedge = request.pending.hedge, !hedge.endsTheWait(result) { return }
+        if !request.transfers.isEmpty, let hedge = request.pending.hedge, !hedge.endsTheWait(result) {
+            if wasHedge { rehedge(request, hedge) }
+            return
+        }
         finish(request, result.mapError { $0 })
+    }
+
+    /// A straggler's hedge came back inconclusive (Apple's trouble: a 503, a 21005) while the
+    /// straggler is still out, most likely hung: one more transfer goes at once, if the caller
+    /// allows (`HTTPHedge.mayHedge`), instead of waiting for the straggler's timeout — with 1 %
+    /// 503s and 0.2 % hangs that wait plus a retry was a steady stream's slowest verdict (~20 s).
+    /// At most once per request, and not for a pair sent at once (`after` zero): the other
+    /// request of a pair is no straggler.
+    private func rehedge(_ request: EngineRequest, _ hedge: HTTPHedge) {
+        guard request.hedges == 1, hedge.after > .zero, hedge.mayHedge() else { return }
+        request.hedges = 2
+        _ = startTransfer(of: request)
     }
 
     /// Aborts whatever the request still has out, recycles the handles, then resumes the waiting task.

@@ -5,8 +5,9 @@ final class EngineRequest {
     let pending: PendingRequest
     /// The transfers still out: one, or two while a hedge runs beside the first.
     var transfers: [CurlTransfer] = []
-    /// Whether a hedge was sent (at most one per request).
-    var hedged = false
+    /// Hedges sent: at most two — the straggler's, and one more when that one's answer was
+    /// inconclusive while the straggler was still out (`CurlEngine.rehedge`).
+    var hedges = 0
 
     init(_ pending: PendingRequest) {
         self.pending = pending

@@ -1,6 +1,9 @@
 /// A second request for a straggler: when the first is still unanswered `after` it went out, the
 /// engine asks `mayHedge` and, if allowed, sends the same request again beside it; the first
-/// answer that ends the wait is returned and the other request is aborted.
+/// answer that ends the wait is returned and the other request is aborted. When the hedge's own
+/// answer does not end the wait while the straggler is still out, `mayHedge` is asked once more
+/// and one more request goes at once (at most two hedges per request; none for a pair sent at
+/// once, `after` zero).
 ///
 /// Only for idempotent requests (verifyReceipt, the Server API's reads). It lives in the engine
 /// so that a hedged request still costs one awaiting task: as a task group (the request, and a

@@ -57,6 +57,41 @@ struct HTTPClientHedgingTests {
         await fake.stop()
     }
 
+    /// The straggler hangs and its hedge meets Apple's trouble (21002 here, during a fake outage
+    /// of them): one more request goes at once and its answer ends the wait, long before the
+    /// hung request's timeout.
+    @Test func aHedgeThatMeetsAppleTroubleWhileTheStragglerHangsIsSentOnceMore() async throws {
+        // t 0: the first request hangs (random faults until 1 s). t 1.4: the hedge meets the
+        // 21002 outage (1–1.9 s) and is answered at 2.4 s. t 2.4: one more, answered at 3.4 s.
+        let fake = try await HTTPClientAgainstFakeTests.quickFake {
+            $0.latency = FakeDurationRange(lower: .seconds(1), upper: .seconds(1))
+            $0.pHang = 1
+            $0.randomFaultsEnd = .seconds(1)
+            $0.outages = [FakeOutage(start: .seconds(1), end: .milliseconds(1_900), kind: .malformed21002)]
+        }
+        let client = HTTPClient()
+        let asked = Asked(allow: true)
+        let hedge = HTTPHedge(after: .milliseconds(1_400), mayHedge: { asked.ask() }, endsTheWait: { answer in
+            guard case .success(let response) = answer else { return false }
+            if case .retryLater = ReceiptClassification.classify(httpStatus: response.status, body: response.body) { return false }
+            return true
+        })
+        let clock = ContinuousClock()
+        let started = clock.now
+        let response = try await client.post(url: fake.productionURL, body: HTTPBody(HTTPClientAgainstFakeTests.body()),
+                                             timeout: .seconds(30), hedge: hedge)
+        let elapsed = clock.now - started
+        guard case .valid = ReceiptClassification.classify(httpStatus: response.status, body: response.body) else {
+            Issue.record("the last request's valid answer was not returned: HTTP \(response.status)")
+            return
+        }
+        #expect(asked.times == 2)
+        #expect(fake.stats.snapshot().requests == 3)
+        #expect(elapsed < .seconds(20), "waited \(elapsed): the hung first request's timeout, not the second hedge")
+        await client.shutdown()
+        await fake.stop()
+    }
+
     @Test func noHedgeGoesWhenTheCallerRefusesAndTheHangRunsToItsTimeout() async throws {
         let fake = try await HTTPClientAgainstFakeTests.quickFake { $0.pHang = 1 }
         let client = HTTPClient()
