@@ -81,8 +81,7 @@ extension WorkerGate {
         case .claimed(let leases, let wanted):
             let plan = claimed(leases.count, of: wanted, now: now)
             var steps: [Action] = [.meterClaim(leases.count), .meterInFlight(inFlight)]
-            backlogDrained = leases.count < wanted
-            waitAfterBatch = backlogDrained ? pollInterval : nil   // the queue drained: wait for NOTIFY
+            waitAfterBatch = leases.count < wanted ? pollInterval : nil   // the queue drained: wait for NOTIFY
             switch plan {
             case .releaseAll:
                 steps += release(leases)

@@ -120,7 +120,7 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
     var waitAfterBatch: Duration?
     /// The last claim came back short: no job ready now waits for one of this worker's slots
     /// (`HedgePolicy.idlePairedAttempts`).
-    public internal(set) var backlogDrained = false
+    public var backlogDrained: Bool { waitAfterBatch != nil }
 
     public init(configuration: Configuration) {
         self.configuration = configuration

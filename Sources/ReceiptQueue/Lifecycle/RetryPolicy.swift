@@ -50,8 +50,12 @@ public struct RetryPolicy: Sendable, Equatable {
         let cap = maxDelay.milliseconds
         let exponent = min(max(attempt - 1, 0), 40)
         let full = base > cap >> Int64(exponent) ? cap : min(cap, base << Int64(exponent))
-        let half = full / 2
-        return half + Int64.random(in: 0...(full - half), using: &random)
+        return Self.jittered(full, using: &random)
+    }
+
+    /// A value in [full/2, full]: "full jitter" on the upper half.
+    private static func jittered<R: RandomNumberGenerator>(_ full: Int64, using random: inout R) -> Int64 {
+        full / 2 + Int64.random(in: 0...(full - full / 2), using: &random)
     }
 
     /// The delay for a job enqueued at `createdAt`, never past its deadline: the last retry
@@ -60,13 +64,9 @@ public struct RetryPolicy: Sendable, Equatable {
     /// up to `quickRetries` wait `quickRetryDelay` only.
     public func delayMilliseconds<R: RandomNumberGenerator>(afterAttempt attempt: Int, createdAt: Date, now: Date,
                                                             appleHealthy: Bool = false, using random: inout R) -> Int64 {
-        let delay: Int64
-        if appleHealthy && attempt <= quickRetries {
-            let full = quickRetryDelay.milliseconds
-            delay = full / 2 + Int64.random(in: 0...(full - full / 2), using: &random)
-        } else {
-            delay = delayMilliseconds(afterAttempt: attempt, using: &random)
-        }
+        let delay = appleHealthy && attempt <= quickRetries
+            ? Self.jittered(quickRetryDelay.milliseconds, using: &random)
+            : delayMilliseconds(afterAttempt: attempt, using: &random)
         let left = Int64((budget.deadline.seconds - now.timeIntervalSince(createdAt)) * 1000)
         return max(0, min(delay, left))
     }
