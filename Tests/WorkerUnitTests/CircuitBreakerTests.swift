@@ -15,6 +15,22 @@ struct CircuitBreakerTests {
         return configuration
     }
 
+    /// By default a worker probes every 2 s while Apple is down, failed probes or not: the chaos
+    /// suite's bound, and a fleet hears of Apple's return within 2 s.
+    @Test func byDefaultAFailedProbeIsFollowedByTheNextTwoSecondsLater() {
+        var breaker = Breaker()
+        let t0 = ContinuousClock.now
+        let opened = breaker.recordFleetOutage(now: t0)
+        #expect(opened)
+        #expect(breaker.admit(100, now: t0 + .milliseconds(1_999)) == 0)
+        #expect(breaker.admit(100, now: t0 + .seconds(2)) == 1)   // the probe
+        breaker.recordFailure(now: t0 + .seconds(2), sentAt: t0 + .seconds(2))
+        #expect(breaker.admit(100, now: t0 + .milliseconds(3_999)) == 0)
+        #expect(breaker.admit(100, now: t0 + .seconds(4)) == 1)   // not at 6 s
+        breaker.recordFailure(now: t0 + .seconds(4), sentAt: t0 + .seconds(4))
+        #expect(breaker.admit(100, now: t0 + .seconds(6)) == 1)
+    }
+
     @Test func closedBreakerAdmitsEverythingAndOpensWhenMostOfWhatItSentFails() {
         var breaker = Breaker(configuration: configuration)   // threshold 3
         let t0 = ContinuousClock.now
