@@ -129,11 +129,13 @@ struct ChaosCommand: AsyncParsableCommand {
         defer { pool.shutdown() }
 
         let webhooks = try await ChaosWebhooks.start(pool: pool)
-        try processes.start(.api)
-        for index in 0..<workers { try processes.start(.worker(index)) }
-        for index in 0..<2 { try processes.start(.scheduler(index)) }
         let apiURL = "http://127.0.0.1:\(apiPort)"
-        try await waitForAPI(apiURL, token: token, http: http)
+        try await processes.stoppingAllOnError {
+            try processes.start(.api)
+            for index in 0..<workers { try processes.start(.worker(index)) }
+            for index in 0..<2 { try processes.start(.scheduler(index)) }
+            try await waitForAPI(apiURL, token: token, http: http)
+        }
 
         // Faults, load and watchers all run until `faultsEnd`; accepted purchases then have
         // until `recoveryDeadline` to end.
@@ -204,14 +206,17 @@ struct ChaosCommand: AsyncParsableCommand {
         let windows = appleRate.windows(plan.outages, workers: workers, workerStarts: plan.workerRestarts,
                                         slowestAnswer: (FakeDurationRange(parsing: latency) ?? FakeDurationRange(lower: .zero, upper: .seconds(6))).upper)
         let crashes = processes.crashReports
-        var invariants = try await verdict.lostAndPhantom()
+        var invariants = try await processes.stoppingAllOnError { try await verdict.lostAndPhantom() }
         invariants.append(ChaosInvariant(name: "every accepted receipt terminal within the bound after faults stopped",
                                          held: unfinished.open == 0,
                                          figure: String(format: "%.1f s (bound %.0f s); %d not terminal", recovery, bound.seconds, unfinished.open)))
         invariants.append(ChaosInvariant(name: "nothing stuck in verifying", held: unfinished.verifying == 0, figure: "\(unfinished.verifying) verifying"))
-        invariants += try await verdict.grants()
-        invariants += try await webhooks.invariants(pool: pool, waited: webhookWait)
-        if notificationCount > 0 { invariants += try await notificationChecks.invariants() }
+        invariants += try await processes.stoppingAllOnError {
+            var more = try await verdict.grants()
+            more += try await webhooks.invariants(pool: pool, waited: webhookWait)
+            if notificationCount > 0 { more += try await notificationChecks.invariants() }
+            return more
+        }
         invariants.append(ChaosInvariant(name: "Apple requests during outages bounded after the first 3 s (a 21002 storm: 3 s plus Apple's latency)",
                                          held: windows.allSatisfy { $0.requests <= $0.bound },
                                          figure: windows.map { "\($0.kind): \($0.openingRequests) then \($0.requests) (≤ \($0.bound))" }.joined(separator: ", ")))

@@ -99,6 +99,17 @@ final class ChaosProcesses: @unchecked Sendable {
     /// Whether every role is running (killed ones restarted).
     var allRunning: Bool { lock.withLock { children.values.allSatisfy(\.isRunning) } }
 
+    /// Runs `body`; when it throws, stops every child first, so that a failed run leaves no
+    /// worker or scheduler behind to hold the port, the database or the CPU of the next one.
+    func stoppingAllOnError<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            await stopAll(grace: .seconds(5))
+            throw error
+        }
+    }
+
     /// SIGTERM to everyone, SIGKILL after `grace`.
     func stopAll(grace: Duration = .seconds(10)) async {
         let all: [SpawnedProcess] = lock.withLock {
