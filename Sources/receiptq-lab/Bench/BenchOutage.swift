@@ -37,7 +37,7 @@ struct BenchOutage: AsyncParsableCommand {
     @Option(help: "Share of receipts made in the sandbox (production answers 21007, the worker asks the sandbox).") var sandbox = 0.0
     @Option(help: "Share of purchases submitted again 1 s later in another receipt (a client that retries with a fresh receipt).")
     var duplicates = 0.0
-    @Flag(help: "Keep the scratch database for inspection.") var keepDatabase = false
+    @Flag(help: "Keep the scratch database and the workers' logs for inspection.") var keepDatabase = false
     @Option(help: "Time to verdict is also given for receipts submitted after this long (workers past their cold start).")
     var warm: Duration = .seconds(15)
 
@@ -125,7 +125,8 @@ struct BenchOutage: AsyncParsableCommand {
         let queue = JobQueue(pool: pool)
         let logs = FileManager.default.temporaryDirectory.appendingPathComponent("bench-outage-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: logs) }
+        // Kept with the database: the workers' logs say when the breaker opened and why.
+        defer { if keepDatabase { FileHandle.standardError.write(Data("outage: worker logs kept in \(logs.path)\n".utf8)) } else { try? FileManager.default.removeItem(at: logs) } }
         let workerURL = try await scratch.connectionString(as: .worker)
         let adminPorts = try (0..<workers).map { _ in try FreePort.pick() }
         let children = try (0..<workers).map { index in
@@ -134,13 +135,13 @@ struct BenchOutage: AsyncParsableCommand {
                 "--bundle-ids", "com.example.bench", "--app-apple-id", "1234567890", "--apple-timeout", appleTimeout.argumentText, "--receipt-check", "off",   // the fake's JSON receipts
                 "--apple-production-url", fake.productionURL,
                 "--apple-sandbox-url", fake.productionURL.replacingOccurrences(of: "/production/", with: "/sandbox/"),
-            ], environment: ProcessInfo.processInfo.environment.merging(["RECEIPTQ_LOG_LEVEL": "warning"]) { $1 },
+            ], environment: ProcessInfo.processInfo.environment.merging(["RECEIPTQ_LOG_LEVEL": "warning"]) { caller, _ in caller },   // the caller's RECEIPTQ_LOG_LEVEL first (debug: each answer)
                stderr: .file(logs.appendingPathComponent("worker-\(index).log").path))
         }
         // The scheduler puts hung verifications (timed out) back, as in production.
         let scheduler = try SpawnedProcess(executable: ReceiptQBinary.url.path, arguments: [
             "scheduler", "--database-url", try await scratch.connectionString(as: .scheduler), "--interval", "1s",
-        ], environment: ProcessInfo.processInfo.environment.merging(["RECEIPTQ_LOG_LEVEL": "warning"]) { $1 },
+        ], environment: ProcessInfo.processInfo.environment.merging(["RECEIPTQ_LOG_LEVEL": "warning"]) { caller, _ in caller },
            stderr: .file(logs.appendingPathComponent("scheduler.log").path))
         defer { children.forEach { if $0.isRunning { $0.terminate() } } }
         defer { if scheduler.isRunning { scheduler.terminate() } }
