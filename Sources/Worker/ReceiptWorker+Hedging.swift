@@ -46,8 +46,15 @@ extension ReceiptWorker {
     /// Engine thread, when a straggler is due: the gate allows one more request (`WorkerGate.mayHedge`)
     /// and a hedge credit to spend.
     private func mayHedge() -> Bool {
-        guard gate.withLock({ $0.mayHedge }) else { return false }
-        return hedging.withLock { $0?.mayHedge() ?? false }
+        guard gate.withLock({ $0.mayHedge }) else {
+            if logger.logLevel <= .debug { logger.debug("straggler not hedged: the breaker is not closed") }
+            return false
+        }
+        guard hedging.withLock({ $0?.mayHedge() ?? false }) else {
+            if logger.logLevel <= .debug { logger.debug("straggler not hedged: no hedge credit left") }
+            return false
+        }
+        return true
     }
 
     private func recordLatency(_ result: VerificationResult) -> VerificationResult {

@@ -64,17 +64,19 @@ extension ReceiptWorker {
         metrics.appleLatency.recordNanoseconds(Int64(result.latency.seconds * 1e9))
         metrics.appleRequests(result.environment.rawValue).increment(by: result.calls)
         if case .retryLater(.tls) = result.outcome { metrics.appleTLSFailures(result.environment.rawValue).increment() }
+        var random = SystemRandomNumberGenerator()
+        let healthy = gate.withLock { $0.phase(result.environment) == .closed }
+        let attempt = decision.decide(result, lease: lease, now: Date(), receiptVerifiedLocally: verifiedLocally,
+                                      appleHealthy: healthy, using: &random)
         if logger.logLevel <= .debug {
             var metadata = lease.logMetadata
             metadata["environment"] = .string(result.environment.rawValue)
             metadata["apple_calls"] = .stringConvertible(result.calls)
             metadata["apple_seconds"] = .string(String(format: "%.3f", result.latency.seconds))
+            // Apple's status (none for a timeout, a dropped connection or an HTTP error page).
+            metadata["apple_status"] = .string(attempt.appleStatus.map(String.init) ?? "none")
             logger.debug("Apple answered verifyReceipt", metadata: metadata)
         }
-        var random = SystemRandomNumberGenerator()
-        let healthy = gate.withLock { $0.phase(result.environment) == .closed }
-        let attempt = decision.decide(result, lease: lease, now: Date(), receiptVerifiedLocally: verifiedLocally,
-                                      appleHealthy: healthy, using: &random)
         handleNow(.answered(result, attempt: attempt, sentAt: sent))
     }
 }
