@@ -29,7 +29,7 @@ public enum FreePort {
     /// Ports from 10000 up to the first ephemeral port, read from the kernel (Linux default 32768).
     public static func belowEphemeralRange() -> ClosedRange<Int> {
         let text = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
-        let first = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).first.flatMap { Int($0) } ?? 32768
+        let first = text.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } ?? 32768
         return 10000...max(10001, min(first, 65536) - 1)
     }
 

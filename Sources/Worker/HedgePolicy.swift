@@ -57,6 +57,9 @@ public struct HedgePolicy: Sendable, Equatable {
     /// The tries sent as two requests at once while no job waits for a slot. Default 2...6;
     /// nil: only `pairedAttempts`.
     public var idlePairedAttempts: ClosedRange<Int>?
+    /// The most credit kept: how many hedges may go at once beyond the steady share. Default 10;
+    /// a worker sizes it to its concurrency (`sized(forConcurrency:)`).
+    public var maxCredit: Double
 
     private var latencies: [Duration] = []
     private var next = 0
@@ -65,7 +68,8 @@ public struct HedgePolicy: Sendable, Equatable {
 
     public init(maxShare: Double = 0.02, margin: Double = 1.2, window: Int = 1_000, minimumSamples: Int = 200,
                 floor: Duration = .seconds(1), initialDelay: Duration = .seconds(8), pairedAttempts: ClosedRange<Int>? = 3...6,
-                idlePairedAttempts: ClosedRange<Int>? = 2...6) {
+                idlePairedAttempts: ClosedRange<Int>? = 2...6, maxCredit: Double = 10) {
+        self.maxCredit = maxCredit
         self.pairedAttempts = pairedAttempts
         self.idlePairedAttempts = idlePairedAttempts
         self.maxShare = maxShare
@@ -74,6 +78,23 @@ public struct HedgePolicy: Sendable, Equatable {
         self.minimumSamples = minimumSamples
         self.floor = floor
         self.initialDelay = initialDelay
+    }
+
+    /// This policy with its credit cap sized for `concurrency` verifications in flight: three
+    /// times the hedge share of them (at least 10).
+    ///
+    /// Why: the stragglers of a backlog's last seconds fall due after its last first requests
+    /// went, when no credit comes in any more; they were paid for as they went, but a cap of 10
+    /// had thrown that credit away. At 500 in flight with 1 % hangs and 15 % transient answers
+    /// (`bench outage`), the last ~8 s of sends leave ~10 stragglers and their re-hedges: the
+    /// credit ran out for the last few, each of which then waited its whole timeout and a retry,
+    /// 8–18 s after the rest. Three times the share of the slots covers one hedge delay's worth
+    /// of stragglers (~1.6 mean latencies) and their re-hedges; a slow Apple still gets at most
+    /// that share of the slots at once, 6 % at the defaults, and 2 % of requests after.
+    public func sized(forConcurrency concurrency: Int) -> HedgePolicy {
+        var sized = self
+        sized.maxCredit = max(10, (Double(concurrency) * maxShare * 3).rounded(.up))
+        return sized
     }
 
     /// Apple answered a verification of `requests` requests after `latency` in all. The hedge
@@ -99,7 +120,7 @@ public struct HedgePolicy: Sendable, Equatable {
     /// A first request goes out: it earns its share of a hedge. Returns how long to wait before
     /// hedging it (`initialDelay` while too few answers were seen to know the p99).
     public mutating func firstSent() -> Duration? {
-        credit = min(credit + maxShare, 10)
+        credit = min(credit + maxShare, maxCredit)
         guard latencies.count >= minimumSamples else { return max(floor, initialDelay) }
         return max(floor, percentile(0.99) * margin)
     }
@@ -143,6 +164,6 @@ public struct HedgePolicy: Sendable, Equatable {
         left.maxShare == right.maxShare && left.margin == right.margin && left.window == right.window
             && left.minimumSamples == right.minimumSamples && left.floor == right.floor && left.initialDelay == right.initialDelay && left.latencies == right.latencies
             && left.credit == right.credit && left.pairedAttempts == right.pairedAttempts
-            && left.idlePairedAttempts == right.idlePairedAttempts
+            && left.idlePairedAttempts == right.idlePairedAttempts && left.maxCredit == right.maxCredit
     }
 }

@@ -57,7 +57,7 @@ public final class ReceiptWorker: Service, Sendable {
         self.logger = logger
         self.writer = OutcomeWriter(queue: queue, worker: configuration.name, configuration: configuration.writer,
                                     metrics: metrics, logger: logger)
-        self.hedging = Mutex(configuration.hedging)
+        self.hedging = Mutex(configuration.hedging?.sized(forConcurrency: configuration.concurrency))
         self.gate = Mutex(WorkerGate(configuration: .init(
             name: configuration.name, concurrency: configuration.concurrency, maxClaimBatch: configuration.maxClaimBatch,
             configurationErrorPause: configuration.configurationErrorPause, secretMismatchJobs: configuration.secretMismatchJobs,

@@ -81,6 +81,22 @@ struct HedgePolicyTests {
         #expect(hedges <= 200 && hedges >= 190, "\(hedges) hedges for 10,000 requests")
     }
 
+    @Test("a worker keeps three times the hedge share of its slots in credit: the stragglers of a backlog's last seconds still get their hedges")
+    func creditSizedToConcurrency() {
+        func hedgesAfterTheLastSend(_ policy: HedgePolicy) -> Int {
+            var policy = policy
+            for _ in 0..<5_000 { _ = policy.firstSent() }   // a backlog's sends, none straggled
+            var hedges = 0
+            while policy.mayHedge() { hedges += 1 }         // then its last stragglers fall due
+            return hedges
+        }
+        #expect(hedgesAfterTheLastSend(HedgePolicy()) == 10)
+        #expect(hedgesAfterTheLastSend(HedgePolicy().sized(forConcurrency: 500)) == 30)
+        #expect(HedgePolicy().sized(forConcurrency: 5_000).maxCredit == 300)
+        #expect(HedgePolicy().sized(forConcurrency: 50).maxCredit == 10, "a small worker keeps the floor")
+        #expect(HedgePolicy(maxShare: 0.05).sized(forConcurrency: 500).maxCredit == 75)
+    }
+
     @Test("the window forgets old latencies: Apple slowing down moves the p99")
     func window() {
         var policy = HedgePolicy(window: 100, minimumSamples: 100)
