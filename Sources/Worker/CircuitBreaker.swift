@@ -5,9 +5,11 @@
 /// closed ──(three quarters of the newest `failureThreshold` or more requests sent have failed;
 ///          or, for failures that took `slowFailure` or longer, at least `failureThreshold` and
 ///          half of the last 4 × `failureThreshold` answers)──▶ open
-/// open ──(`openDuration` passed)──▶ half-open: exactly one probe verification
-/// half-open ──probe answered──▶ closed, in slow start;  ──probe failed──▶ open, duration doubled
-///          up to `maxOpenDuration` (2 s: a fleet back from an outage hears of it within seconds)
+/// open ──(`openDuration` passed)──▶ half-open: one probe verification, and another each open
+///          period while the earlier ones are unanswered
+/// half-open ──a probe answered──▶ closed, in slow start;  ──a probe failed──▶ open, duration
+///          doubled up to `maxOpenDuration` (2 s: a fleet back from an outage hears of it within
+///          seconds)
 ///
 /// Degraded is not down. Apple's failures often come back at once (a 503) while its successes
 /// take 3–6 s, so answers alone cannot tell the two apart: for the first seconds after a batch
@@ -29,6 +31,16 @@
 /// While open, the worker claims nothing; so during an outage each worker sends at most one
 /// request per open period, whatever its concurrency. Answers to requests sent before it opened
 /// neither close it nor fail a probe.
+///
+/// Probes go one per open period whether or not the one before was answered, and the first
+/// answered closes the breaker. Why: Apple's answers take 3–6 s, so a probe that waited for its
+/// predecessor's answer left a worker back from an outage asking nothing for that long; and when
+/// Apple is back but degraded, a probe that meets a 21005 (one in six at 15 % transient answers)
+/// cost its 3–6 s, the open period and the next probe's 3–6 s: a whole backlog ~13 s later
+/// (`bench outage`, one run in six). The rate into an outage is unchanged — one request per open
+/// period — and a hung Apple now sees that rate too instead of one probe per timeout. A failed
+/// probe re-opens the breaker, but the outage began when it first opened (`openedAt`), so a
+/// probe sent since then and answered afterwards still closes it.
 ///
 /// Slow start: a new breaker, and one that just closed, lets `failureThreshold` requests be
 /// outstanding, and each success of one of them lets `slowStartGrowth` more out until
@@ -81,7 +93,8 @@ public struct CircuitBreaker<Instant: InstantProtocol & Sendable>: Sendable, Equ
     private var recent: [Bool] = []
     /// Requests sent and failed, by when they were sent, over the last `sendWindow`.
     private var sends = SendWindow()
-    /// When it last opened: answers to requests sent before then say nothing about Apple now.
+    /// When it opened from closed (re-opening after a failed probe keeps it): answers to requests
+    /// sent before then say nothing about Apple now; a probe's answer does.
     private var openedAt: Instant?
     /// When the newest failed request was sent (the canary policy reads it).
     public private(set) var newestFailureSentAt: Instant?
@@ -125,8 +138,9 @@ public struct CircuitBreaker<Instant: InstantProtocol & Sendable>: Sendable, Equ
             return admitted
         case .open: return 0
         case .halfOpen(let probeInFlight, let duration):
-            let probeLost = probeInFlight && probeSentAt.map { now - $0 >= configuration.probeTimeout } ?? false
-            guard !probeInFlight || probeLost, wanted > 0 else { return 0 }
+            // Another probe once the last has been out an open period (the rate into an outage).
+            let probeDue = !probeInFlight || probeSentAt.map { now - $0 >= duration } ?? true
+            guard probeDue, wanted > 0 else { return 0 }
             state = .halfOpen(probeInFlight: true, lastDuration: duration)
             probeSentAt = now
             return 1
@@ -232,9 +246,9 @@ public struct CircuitBreaker<Instant: InstantProtocol & Sendable>: Sendable, Equ
     }
 
     private mutating func open(now: Instant, for duration: Duration) {
+        if isClosed { openedAt = now }
         recent.removeAll()
         sends = SendWindow()
-        openedAt = now
         state = .open(until: now + duration, duration: duration)
     }
 
@@ -329,9 +343,6 @@ public struct CircuitBreakerConfiguration: Sendable, Equatable {
     /// A failure answered after this long is judged as successes are, by its share of recent
     /// answers (timeouts, outage pages served at Apple's usual latency). Default 1 s.
     public var slowFailure: Duration = .seconds(1)
-    /// A probe unanswered this long is given up and another may go: a lost answer must not
-    /// keep the worker from claiming forever. Default 60 s (more than two Apple timeouts).
-    public var probeTimeout: Duration = .seconds(60)
     /// Slow start: each success lets this many more requests out. Default 15 (×16 per round
     /// trip: the first 20 answered well let 320 out).
     public var slowStartGrowth = 15

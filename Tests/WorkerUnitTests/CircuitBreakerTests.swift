@@ -239,15 +239,47 @@ struct CircuitBreakerTests {
         #expect(breaker.admit(10, now: t0 + .seconds(3)) == 10)
     }
 
-    @Test func aProbeNeverAnsweredIsGivenUpAfterTheProbeTimeout() {
-        var configuration = self.configuration
-        configuration.probeTimeout = .seconds(60)
-        var breaker = Breaker(configuration: configuration)
+    /// Apple's answers take 3–6 s: a probe waiting for its predecessor's answer left a worker
+    /// back from an outage asking nothing for that long. The rate into an outage stays one per
+    /// open period.
+    @Test func whileAProbeIsUnansweredAnotherGoesEachOpenPeriodNeverFaster() {
+        var breaker = Breaker(configuration: configuration)   // open period 2 s
         let t0 = ContinuousClock.now
         for _ in 0..<3 { breaker.recordFailure(now: t0) }
         #expect(breaker.admit(100, now: t0 + .seconds(2)) == 1)
-        #expect(breaker.admit(100, now: t0 + .seconds(61)) == 0)   // its answer may still come
-        #expect(breaker.admit(100, now: t0 + .seconds(62)) == 1)   // lost: another probe goes
+        #expect(breaker.admit(100, now: t0 + .milliseconds(3_999)) == 0)
+        #expect(breaker.admit(100, now: t0 + .seconds(4)) == 1)
+        #expect(breaker.admit(100, now: t0 + .seconds(5)) == 0)
+        #expect(breaker.admit(100, now: t0 + .seconds(6)) == 1)
+        #expect(breaker.phase == .halfOpen)
+    }
+
+    /// Apple is back but degraded: the first probe meets a 21005 and re-opens the breaker; the
+    /// probe sent after it (during the same outage) is answered and closes it — no open period
+    /// and third round trip to wait for.
+    @Test func aFailedProbeReopensItButALaterProbesAnswerStillClosesIt() {
+        var breaker = Breaker(configuration: configuration)
+        let t0 = ContinuousClock.now
+        for _ in 0..<3 { breaker.recordFailure(now: t0) }
+        #expect(breaker.admit(100, now: t0 + .seconds(2)) == 1)   // probe A
+        #expect(breaker.admit(100, now: t0 + .seconds(4)) == 1)   // probe B, A still out
+        breaker.recordFailure(now: t0 + .seconds(6), sentAt: t0 + .seconds(2))   // A: a 21005
+        #expect(breaker.phase == .open)
+        breaker.recordSuccess(now: t0 + .seconds(7), sentAt: t0 + .seconds(4))   // B: valid
+        #expect(breaker.phase == .closed)
+        #expect(breaker.admit(100, now: t0 + .seconds(7)) == 3)   // in slow start
+    }
+
+    /// A request sent before the outage began says nothing about Apple now, however many probes
+    /// failed since.
+    @Test func answersSentBeforeTheFirstOpeningStayStaleAfterFailedProbes() {
+        var breaker = Breaker(configuration: configuration)
+        let t0 = ContinuousClock.now
+        for _ in 0..<3 { breaker.recordFailure(now: t0, sentAt: t0) }
+        #expect(breaker.admit(100, now: t0 + .seconds(2)) == 1)
+        breaker.recordFailure(now: t0 + .seconds(2), sentAt: t0 + .seconds(2))   // the probe failed
+        breaker.recordSuccess(now: t0 + .seconds(3), sentAt: t0 - .seconds(1))   // sent before the outage
+        #expect(breaker.phase == .open)
     }
 
     @Test func occasionalFailuresAmongSuccessesDoNotOpenIt() {
