@@ -13,7 +13,9 @@ import Glibc
 /// check and the child's `bind`, a lab run opens thousands of them (libcurl to the fake Apple,
 /// libpq to PostgreSQL), and one can take the port: the child then fails with "Address already
 /// in use" (a chaos run in CI did). So the port comes from below the ephemeral range, where no
-/// outgoing connection lands, at random so that parallel test processes rarely try the same one.
+/// outgoing connection lands, at random so that parallel test processes rarely try the same one,
+/// and below the ports `Deploy/dev` gives its PostgreSQL clusters (25432 and 26432 up): a child
+/// holding one would move the dev cluster to another port when it next starts.
 public enum FreePort {
     public static func pick() throws -> Int {
         let candidates = belowEphemeralRange()
@@ -26,11 +28,12 @@ public enum FreePort {
         return port
     }
 
-    /// Ports from 10000 up to the first ephemeral port, read from the kernel (Linux default 32768).
+    /// Ports from 10000 up to 24999, or to the first ephemeral port (read from the kernel; Linux
+    /// default 32768) if that is lower.
     public static func belowEphemeralRange() -> ClosedRange<Int> {
         let text = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
         let first = text.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } ?? 32768
-        return 10000...max(10001, min(first, 65536) - 1)
+        return 10000...max(10001, min(first - 1, 24999))
     }
 
     /// Binds `port` on 127.0.0.1 (0: any) and releases it; the bound port, or nil when taken.

@@ -4,7 +4,8 @@ import Testing
 
 /// The lab picks ports for its children before it opens thousands of outgoing connections; a port
 /// from the ephemeral range could be taken as the source port of one of them before the child
-/// binds it ("Address already in use").
+/// binds it ("Address already in use"); and one of `Deploy/dev`'s PostgreSQL ports would move
+/// the dev cluster when it next starts.
 @Suite struct FreePortTests {
     @Test func aPickedPortLiesBelowTheKernelsEphemeralRange() throws {
         let text = try String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)
@@ -13,6 +14,7 @@ import Testing
         for _ in 0..<50 {
             let port = try FreePort.pick()
             #expect(port >= 10000 && port < firstEphemeral)
+            #expect(port < 25432, "Deploy/dev's PostgreSQL ports start at 25432")
         }
     }
 }
