@@ -37,11 +37,9 @@ public final class FakeAppStoreStats: Sendable {
     }
 
     /// Counts a request as it arrives, `elapsed` after the fake started.
-    /// Counts one verifyReceipt request; returns its place in arrival order (1 for the first).
-    @discardableResult
-    func countRequest(at elapsed: Duration) -> Int {
+    func countRequest(at elapsed: Duration) {
         let second = max(0, Int(elapsed.components.seconds))
-        return state.withLock { stats in
+        state.withLock { stats in
             stats.requests += 1
             if second < 86_400 {
                 if stats.requestsPerSecond.count <= second {
@@ -49,7 +47,6 @@ public final class FakeAppStoreStats: Sendable {
                 }
                 stats.requestsPerSecond[second] += 1
             }
-            return stats.requests
         }
     }
 

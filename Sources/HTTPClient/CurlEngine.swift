@@ -197,7 +197,7 @@ final class CurlEngine: @unchecked Sendable {
         release(transfer)
         request.transfers.removeAll { $0 === transfer }
         if !request.transfers.isEmpty, let hedge = request.pending.hedge, !hedge.endsTheWait(result) {
-            if wasHedge || hedge.after == .zero { rehedge(request, hedge) }
+            if wasHedge { rehedge(request, hedge) }
             return
         }
         finish(request, result.mapError { $0 })
@@ -207,13 +207,10 @@ final class CurlEngine: @unchecked Sendable {
     /// straggler is still out, most likely hung: one more transfer goes at once, if the caller
     /// allows (`HTTPHedge.mayHedge`), instead of waiting for the straggler's timeout — with 1 %
     /// 503s and 0.2 % hangs that wait plus a retry was a steady stream's slowest verdict (~20 s).
-    /// The same for a pair sent at once (`after` zero) when either of the two comes back first
-    /// with Apple's trouble: the other may be hung, and pairs go only to jobs that already met
-    /// Apple's trouble, so that wait (the whole timeout, 15 s) would fall on a job already late.
-    /// The cost is a third request for the pairs whose first answer is trouble (15 % of them when
-    /// 15 % of Apple's answers are). At most once per request.
+    /// At most once per request, and not for a pair sent at once (`after` zero): the other
+    /// request of a pair is no straggler.
     private func rehedge(_ request: EngineRequest, _ hedge: HTTPHedge) {
-        guard request.hedges == 1, hedge.mayHedge() else { return }
+        guard request.hedges == 1, hedge.after > .zero, hedge.mayHedge() else { return }
         request.hedges = 2
         _ = startTransfer(of: request)
     }

@@ -2,9 +2,8 @@
 /// engine asks `mayHedge` and, if allowed, sends the same request again beside it; the first
 /// answer that ends the wait is returned and the other request is aborted. When the hedge's own
 /// answer does not end the wait while the straggler is still out, `mayHedge` is asked once more
-/// and one more request goes at once (at most two hedges per request). A pair (`after` zero: both
-/// sent at once) is treated alike: when either answer does not end the wait while the other is
-/// still out, `mayHedge` is asked for a third request.
+/// and one more request goes at once (at most two hedges per request; none for a pair sent at
+/// once, `after` zero).
 ///
 /// Only for idempotent requests (verifyReceipt, the Server API's reads). It lives in the engine
 /// so that a hedged request still costs one awaiting task: as a task group (the request, and a

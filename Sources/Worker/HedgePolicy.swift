@@ -23,9 +23,7 @@ import HTTPClient
 /// retry would add ~0.15 requests per receipt to an Apple already failing 15 % of them, and take
 /// slots from a backlog). Once the worker's backlog is drained (its last claim came back short,
 /// so no job waits for a slot) second tries are paired too (`idlePairedAttempts`): that is the
-/// end of a backlog, where every retry is a last verdict. When one request of a pair comes back
-/// with Apple's trouble while the other is still out (perhaps hung), the engine sends a third
-/// (`HTTPHedge`).
+/// end of a backlog, where every retry is a last verdict.
 public struct HedgePolicy: Sendable, Equatable {
     /// How a verification's request goes.
     public enum Plan: Sendable, Equatable {

@@ -87,27 +87,6 @@ struct HTTPClientHedgingTests {
         await fake.stop()
     }
 
-    /// A pair (both requests at once): one hangs, the other meets Apple's trouble (21005). A
-    /// third request goes at once and its answer ends the wait, long before the hang's timeout.
-    @Test func aPairWhoseOneRequestHangsAndTheOtherMeetsAppleTroubleSendsAThird() async throws {
-        let fake = try await HTTPClientAgainstFakeTests.quickFake {
-            $0.latency = FakeDurationRange(lower: .seconds(1), upper: .seconds(1))
-            $0.firstRequests = [.hang, .status(21_005)]   // in arrival order: either of the pair
-        }
-        let client = HTTPClient()
-        let asked = Asked(allow: true)
-        let started = ContinuousClock.now
-        let response = try await Self.post(client, to: fake.productionURL, timeout: .seconds(8), hedgeAfter: .zero,
-                                           asked, waitingOutAppleTrouble: true)
-        let elapsed = ContinuousClock.now - started
-        #expect(Self.isValid(response), "the third request's valid answer was not returned: HTTP \(response.status)")
-        #expect(asked.times == 2)
-        #expect(fake.stats.snapshot().requests == 3)
-        #expect(elapsed < .seconds(5), "waited \(elapsed): the hung request's timeout, not a third request")
-        await client.shutdown()
-        await fake.stop()
-    }
-
     @Test func noHedgeGoesWhenTheCallerRefusesAndTheHangRunsToItsTimeout() async throws {
         let fake = try await HTTPClientAgainstFakeTests.quickFake { $0.pHang = 1 }
         let client = HTTPClient()
