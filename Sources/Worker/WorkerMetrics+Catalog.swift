@@ -29,7 +29,7 @@ extension WorkerMetrics {
         webhookDeliveriesTotal: "Webhook delivery attempts by endpoint (its configured id) and result (delivered, retry, failed, released).",
         historyPagesTotal: "Transaction History v2 pages imported by history syncs (each one request of the fleet's rate budget).",
         subscriptionCorrectionsTotal: "Subscription fields a history sync or status check found different from what notifications had said, by source (history, status_check): each one corrected.",
-        hedgesTotal: "Second requests sent to Apple: for verifications unanswered past the recent p99 (at most 2% of requests), and for retries sent as two requests at once (a job's third to sixth try; its second once the backlog is drained), and a third when one of the two met Apple's trouble while the other is still out.",
+        hedgesTotal: "Second requests sent to Apple: for verifications unanswered past the recent p99 (at most 2% of requests), and for retries sent as two requests at once (a job's third to sixth try; its second once the backlog is drained).",
     ]
 
     /// Histogram buckets in the metric's unit. Apple's latency reaches past the longest
