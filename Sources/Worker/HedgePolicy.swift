@@ -55,9 +55,11 @@ public struct HedgePolicy: Sendable, Equatable {
     /// The tries sent as two requests at once while no job waits for a slot. Default 2...6;
     /// nil: only `pairedAttempts`.
     public var idlePairedAttempts: ClosedRange<Int>?
-    /// The most credit kept: how many hedges may go at once beyond the steady share. Default 10;
-    /// a worker sizes it to its concurrency (`sized(forConcurrency:)`).
+    /// The most credit kept: how many hedges may go at once beyond the steady share. Default
+    /// `defaultMaxCredit`; a worker sizes it to its concurrency (`sized(forConcurrency:)`).
     public var maxCredit: Double
+    /// 10 hedges: the cap before any sizing, and the least a worker keeps.
+    public static let defaultMaxCredit: Double = 10
 
     private var latencies: [Duration] = []
     private var next = 0
@@ -66,7 +68,7 @@ public struct HedgePolicy: Sendable, Equatable {
 
     public init(maxShare: Double = 0.02, margin: Double = 1.2, window: Int = 1_000, minimumSamples: Int = 200,
                 floor: Duration = .seconds(1), initialDelay: Duration = .seconds(8), pairedAttempts: ClosedRange<Int>? = 3...6,
-                idlePairedAttempts: ClosedRange<Int>? = 2...6, maxCredit: Double = 10) {
+                idlePairedAttempts: ClosedRange<Int>? = 2...6, maxCredit: Double = HedgePolicy.defaultMaxCredit) {
         self.maxCredit = maxCredit
         self.pairedAttempts = pairedAttempts
         self.idlePairedAttempts = idlePairedAttempts
@@ -91,7 +93,7 @@ public struct HedgePolicy: Sendable, Equatable {
     /// that share of the slots at once, 6 % at the defaults, and 2 % of requests after.
     public func sized(forConcurrency concurrency: Int) -> HedgePolicy {
         var sized = self
-        sized.maxCredit = max(10, (Double(concurrency) * maxShare * 3).rounded(.up))
+        sized.maxCredit = max(Self.defaultMaxCredit, (Double(concurrency) * maxShare * 3).rounded(.up))
         return sized
     }
 

@@ -34,6 +34,27 @@ struct HedgingTests {
         await e2e.shutdown()
     }
 
+    /// A worker keeps hedge credit for three times the hedge share of its slots, not a fixed 10:
+    /// fifteen verifications that all hang at once are each hedged, none left to its timeout.
+    @Test func aWorkerSizesItsHedgeCreditToItsConcurrency() async throws {
+        var fake = FakeAppStoreConfiguration(latency: FakeDurationRange(lower: .milliseconds(20), upper: .milliseconds(80)))
+        fake.pHang = 1
+        fake.randomFaultsEnd = .seconds(2)
+        let e2e = try await EndToEnd.make(fake: fake)
+        var configuration = e2e.workerConfiguration(name: "w")
+        configuration.hedging = HedgePolicy(maxShare: 1, initialDelay: .seconds(3))   // each first request earns a whole hedge
+        let worker = e2e.startWorker(configuration, timeout: .seconds(60))
+        _ = try await e2e.queue.enqueue((0..<15).map { n in
+            NewJob(receiptData: EndToEnd.receipt([("hang-\(n)", "coins100")]), transactionID: "hang-\(n)", userID: "u\(n)", productID: "coins100")
+        })
+        #expect(try await e2e.waitUntilDrained(timeout: .seconds(40)))
+        #expect(try await e2e.states() == ["granted": 15])
+        #expect(try await e2e.count("SELECT count(*) FROM receiptq.jobs WHERE attempts = 1") == 15)   // no timeout, no retry
+        #expect(e2e.fake.stats.snapshot().requests == 30, "15 hung requests and 15 hedges (a credit capped at 10 hedges 10)")
+        try await worker.stop()
+        await e2e.shutdown()
+    }
+
     /// A job whose two tries before met Apple's trouble goes to Apple as two requests at once
     /// (`HedgePolicy.pairedAttempts`), and so does a second try when no job waits for a slot
     /// (`idlePairedAttempts`: three jobs, a claim of up to 20); a first try goes as one. Each

@@ -126,7 +126,13 @@ struct BenchOutage: AsyncParsableCommand {
         let logs = FileManager.default.temporaryDirectory.appendingPathComponent("bench-outage-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
         // Kept with the database: the workers' logs say when the breaker opened and why.
-        defer { if keepDatabase { FileHandle.standardError.write(Data("outage: worker logs kept in \(logs.path)\n".utf8)) } else { try? FileManager.default.removeItem(at: logs) } }
+        defer {
+            if keepDatabase {
+                FileHandle.standardError.write(Data("outage: worker logs kept in \(logs.path)\n".utf8))
+            } else {
+                try? FileManager.default.removeItem(at: logs)
+            }
+        }
         let workerURL = try await scratch.connectionString(as: .worker)
         let adminPorts = try (0..<workers).map { _ in try FreePort.pick() }
         let children = try (0..<workers).map { index in
