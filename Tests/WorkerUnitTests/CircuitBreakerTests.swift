@@ -360,6 +360,38 @@ struct CircuitBreakerTests {
         #expect(breaker.slowStartWindow == nil)
     }
 
+    /// Apple back but degraded: three of the first twenty meet a 21005. The seventeen answered
+    /// well are proof enough; waiting for all twenty (a ceiling of 320) left slow start to the
+    /// second round's answers, a round trip at ~290 of 500 slots.
+    @Test func aDegradedFirstRoundStillEndsSlowStartUnderTheDefaults() {
+        var breaker = Breaker()   // production defaults
+        let t0 = ContinuousClock.now
+        let first = breaker.admit(500, now: t0)
+        #expect(first == 20)
+        breaker.sent(first, now: t0)
+        for index in 0..<first {
+            let answeredAt = t0 + .milliseconds(3_000 + 150 * index)
+            if index % 7 == 3 {
+                breaker.recordFailure(now: answeredAt, sentAt: t0)
+            } else {
+                breaker.recordSuccess(now: answeredAt, sentAt: t0)
+            }
+        }
+        #expect(breaker.isClosed)
+        #expect(breaker.slowStartWindow == nil, "full rate after the first round")
+        #expect(breaker.admit(5_000, now: t0 + .seconds(7)) == 5_000)
+    }
+
+    @Test func slowStartEndsOnceTenOfTheFirstTwentyAnsweredWell() {
+        var breaker = Breaker()   // production defaults
+        let t0 = ContinuousClock.now
+        breaker.sent(breaker.admit(500, now: t0), now: t0)
+        for index in 0..<9 { breaker.recordSuccess(now: t0 + .milliseconds(3_000 + 10 * index), sentAt: t0) }
+        #expect(breaker.slowStartWindow == 20 + 9 * 15)
+        breaker.recordSuccess(now: t0 + .seconds(4), sentAt: t0)
+        #expect(breaker.slowStartWindow == nil)
+    }
+
     @Test func aHealthyFleetSkipsSlowStartAndAColdOneKeepsIt() {
         var cold = Breaker(configuration: configuration)
         #expect(cold.admit(500, now: ContinuousClock.now) == 3)
