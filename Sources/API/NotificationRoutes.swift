@@ -6,8 +6,9 @@ import ReceiptQueue
 /// POST /v1/apple/notifications: App Store Server Notifications V2, the URL registered in App
 /// Store Connect. No bearer token: Apple's signature is the authentication. The notification is
 /// verified — signed payload, certificate chain to the roots configured (never one in the
-/// message), bundle id, environment, app id, and the transaction and renewal info inside — and
-/// committed (group commit, deduplicated by `notificationUUID`) before the 200, so an answered
+/// message), bundle id, environment, app id, and the claims of the transaction and renewal info
+/// inside (their bytes are covered by the notification's signature; the worker that applies it
+/// verifies each on its own as well) — and committed (group commit, deduplicated by `notificationUUID`) before the 200, so an answered
 /// notification is a kept one.
 ///
 /// Answers: 200 stored (or stored before: Apple's retry) — every type Apple sends, including
@@ -62,7 +63,9 @@ struct NotificationRoutes<Context: RequestContext> {
         }
         let verified: VerifiedNotification
         do {
-            verified = try await verifier.verifyNotification(signedPayload)
+            // The JWS inside are taken on the notification's signature: this only stores it, and a
+            // worker verifies it again in full before applying it.
+            verified = try await verifier.verifyNotification(signedPayload, nested: .coveredByTheNotification)
         } catch let error as SignedDataVerificationError {
             if let held = await quarantined(signedPayload, refusal: error) { return held }
             metrics.notificationReceived("refused")

@@ -24,11 +24,23 @@ public struct VerifiedNotification: Sendable, Hashable {
 }
 
 extension SignedTransactionVerifier {
+    /// How the JWS inside a notification (transaction, renewal info, app transaction) are checked.
+    public enum NestedJWS: Sendable {
+        /// Each verified on its own as well: signature, chain to a configured root, claims. For
+        /// whoever acts on the notification (the worker grants, revokes and renews by it).
+        case verifiedOnTheirOwn
+        /// Decoded and their claims checked; their bytes are Apple's because the notification's
+        /// verified signature covers them (`SignedDataVerifier.decodeCovered`). For the API's
+        /// intake, which only stores the notification: a worker verifies it again in full before
+        /// applying it.
+        case coveredByTheNotification
+    }
+
     /// Verifies a notification's `signedPayload` with the verifier of the environment it claims
-    /// (production first; the sandbox when accepted), then the JWS inside it with the same one.
-    /// Throws `SignedDataVerificationError` for a forgery, another app's or an unaccepted
-    /// environment's notification.
-    public func verifyNotification(_ signedPayload: String) async throws -> VerifiedNotification {
+    /// (production first; the sandbox when accepted), then the JWS inside it with the same one
+    /// (`nested`). Throws `SignedDataVerificationError` for a forgery, another app's or an
+    /// unaccepted environment's notification.
+    public func verifyNotification(_ signedPayload: String, nested: NestedJWS = .verifiedOnTheirOwn) async throws -> VerifiedNotification {
         let (payload, environment, verifier): (NotificationPayload, AppStoreEnvironment, SignedDataVerifier)
         do {
             (payload, environment, verifier) = (try await production.verifyNotification(signedPayload), .production, production)
@@ -36,16 +48,22 @@ extension SignedTransactionVerifier {
             guard let sandbox else { throw error }
             (payload, environment, verifier) = (try await sandbox.verifyNotification(signedPayload), .sandbox, sandbox)
         }
+        func open<Payload: SignedPayload>(_ jws: String, as type: Payload.Type) async throws -> Payload {
+            switch nested {
+            case .verifiedOnTheirOwn: try await verifier.verify(jws, as: type)
+            case .coveredByTheNotification: try verifier.decodeCovered(jws, as: type)
+            }
+        }
         var verified = VerifiedNotification(payload: payload, environment: environment)
         if let jws = payload.data?.signedTransactionInfo {
-            verified.transaction = try await verifier.verifyTransaction(jws)
+            verified.transaction = try await open(jws, as: TransactionPayload.self)
             verified.signedTransactionInfo = jws
         }
         if let jws = payload.data?.signedRenewalInfo {
-            verified.renewal = try await verifier.verifyRenewalInfo(jws)
+            verified.renewal = try await open(jws, as: RenewalInfoPayload.self)
         }
         if let jws = payload.appData?.signedAppTransactionInfo {
-            verified.appTransaction = try await verifier.verify(jws, as: AppTransactionPayload.self)
+            verified.appTransaction = try await open(jws, as: AppTransactionPayload.self)
         }
         return verified
     }
