@@ -165,8 +165,14 @@ struct SignedE2E {
     }
 
     static func report(_ result: Result) -> String {
-        let goal = result.grantedPerSecond >= 5_000 && result.timeToGrantP99Milliseconds <= 250
-            && result.workerCPUMillisecondsPerTransaction <= 0.15
+        // Offered at a rate, the span from first submission to last grant is the offering plus
+        // the last grant's latency, so granted/s stays under the rate offered even when every
+        // transaction is carried: there the rate is met when the whole offer was granted with
+        // the p99 bounded (a worker falling behind grows the p99 with the backlog).
+        let carried = result.offeredPerSecond == 0
+            ? result.grantedPerSecond >= 5_000
+            : result.offeredPerSecond >= 5_000 && result.states["granted"] == result.transactions
+        let goal = carried && result.timeToGrantP99Milliseconds <= 250 && result.workerCPUMillisecondsPerTransaction <= 0.15
         return """
             bench e2e --kind signed: \(result.transactions) StoreKit 2 signed transactions, \(result.workers) worker\(result.workers == 1 ? "" : "s"), \
             offered \(result.offeredPerSecond == 0 ? "all at once" : "\(result.offeredPerSecond)/s")
@@ -178,7 +184,7 @@ struct SignedE2E {
               whole machine CPU per transaction         \(String(format: "%.3f", result.machineCPUMillisecondsPerTransaction)) ms → at most ~\(Int(result.machineCeilingPerSecond))/s on \(Self.cores) cores
               peak RSS per worker                       \(result.peakRSSMegabytesPerWorker.map { "\(Int($0)) MB" }.joined(separator: ", "))
               outcomes                                  \(result.states.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
-              goal (≥ 5,000/s, p99 ≤ 250 ms, ≤ 0.15 ms CPU each)  \(goal ? "met" : "NOT met")
+              goal (≥ 5,000/s carried, p99 ≤ 250 ms, ≤ 0.15 ms CPU each)  \(goal ? "met" : "NOT met")
             """
     }
 }
