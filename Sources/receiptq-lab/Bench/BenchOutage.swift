@@ -67,6 +67,9 @@ struct BenchOutage: AsyncParsableCommand {
         var firstRequestAfterReturnSeconds: Double?
         var idleSecondsAfterReturn: Int?
         var backlogDrainedSecondsAfterReturn: Double?
+        /// From the first receipt submitted to the last verdict: how long the whole load took to
+        /// end (issue 30's "took 181 s to all end").
+        var firstSubmissionToLastVerdictSeconds: Double?
         var appleRequestsPerReceipt: Double
         var verdictP50Seconds: Double, verdictP99Seconds: Double, verdictMaxSeconds: Double
         /// Verdicts per second between the 10th and the 90th percentile of finish times: the rate
@@ -214,6 +217,7 @@ struct BenchOutage: AsyncParsableCommand {
                    percentile_cont(0.99) WITHIN GROUP (ORDER BY t.seconds) FILTER (WHERE t.warm) AS warm_p99,
                    max(t.seconds) FILTER (WHERE t.warm) AS warm_worst,
                    extract(epoch FROM max(t.finished_at) FILTER (WHERE t.created_at <= to_timestamp($1))) - $1 AS drained,
+                   extract(epoch FROM max(t.finished_at) - min(t.created_at)) AS all_ended,
                    percentile_cont(0.1) WITHIN GROUP (ORDER BY extract(epoch FROM t.finished_at)) AS finish_p10,
                    percentile_cont(0.9) WITHIN GROUP (ORDER BY extract(epoch FROM t.finished_at)) AS finish_p90,
                    count(*) AS finished
@@ -249,6 +253,7 @@ struct BenchOutage: AsyncParsableCommand {
         }
         return Run(mode: mode, receipts: submitted, firstRequestAfterReturnSeconds: firstAfter, idleSecondsAfterReturn: idle,
                    backlogDrainedSecondsAfterReturn: outage > .zero ? try times.decodeIfPresent("drained") : nil,
+                   firstSubmissionToLastVerdictSeconds: try times.decodeIfPresent("all_ended"),
                    appleRequestsPerReceipt: Double(stats.requests) / Double(max(1, submitted)),
                    verdictP50Seconds: try times.decodeIfPresent("p50") ?? 0, verdictP99Seconds: try times.decodeIfPresent("p99") ?? 0,
                    verdictMaxSeconds: try times.decodeIfPresent("worst") ?? 0, steadyVerdictsPerSecond: steadyRate, breakerOpenings: openings,
@@ -262,6 +267,7 @@ struct BenchOutage: AsyncParsableCommand {
             Apple down \(outage.argumentText) after \(before.argumentText)\(faults.isEmpty ? "" : ", faults \(faults)")
               first request to Apple after its return   \(seconds(run.firstRequestAfterReturnSeconds)) (idle gap \(run.idleSecondsAfterReturn.map { "\($0) s" } ?? "n/a"))
               backlog drained after its return         \(seconds(run.backlogDrainedSecondsAfterReturn)) (outage \(outage.argumentText))
+              first submission → last verdict          \(seconds(run.firstSubmissionToLastVerdictSeconds))
               Apple requests per receipt               \(String(format: "%.3f", run.appleRequestsPerReceipt))
               time to verdict p50 / p99 / max          \(seconds(run.verdictP50Seconds)) / \(seconds(run.verdictP99Seconds)) / \(seconds(run.verdictMaxSeconds))
               … submitted after \(warm.argumentText) (warm)          \(run.warmVerdictSeconds.map { $0.map { seconds($0) }.joined(separator: " / ") } ?? "n/a")
