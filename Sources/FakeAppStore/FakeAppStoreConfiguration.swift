@@ -25,6 +25,11 @@ public struct FakeAppStoreConfiguration: Sendable {
     public var randomFaultsEnd: Duration?
     /// The App Store Server API half: keys, app, rate limits, notifications. Default: `.init()`.
     public var serverAPI: FakeServerAPIConfiguration
+    /// What the first verifyReceipt requests meet, in arrival order, before outages and random
+    /// faults are looked at; nil entries are answered as usual. For tests that need two requests
+    /// sent at once to meet different faults (one hangs, the other gets a 21005), which no time
+    /// window can separate. Default: none.
+    public var firstRequests: [FakeScriptedAnswer?] = []
 
     public init(
         host: String = "127.0.0.1", port: Int = 0,
@@ -56,4 +61,12 @@ public struct FakeAppStoreConfiguration: Sendable {
     public func outage(at elapsed: Duration) -> FakeOutage? {
         outages.first { $0.contains(elapsed) }
     }
+}
+
+/// A fault a scripted request meets (`FakeAppStoreConfiguration.firstRequests`).
+public enum FakeScriptedAnswer: Sendable, Equatable {
+    /// Never answered.
+    case hang
+    /// This status after the configured latency (21005, 21199: Apple's trouble).
+    case status(Int)
 }

@@ -36,10 +36,12 @@ public final class FakeAppStoreStats: Sendable {
         state.withLock { $0 }
     }
 
-    /// Counts a request as it arrives, `elapsed` after the fake started.
-    func countRequest(at elapsed: Duration) {
+    /// Counts a request as it arrives, `elapsed` after the fake started; returns its place in
+    /// arrival order (1 for the first).
+    @discardableResult
+    func countRequest(at elapsed: Duration) -> Int {
         let second = max(0, Int(elapsed.components.seconds))
-        state.withLock { stats in
+        return state.withLock { stats in
             stats.requests += 1
             if second < 86_400 {
                 if stats.requestsPerSecond.count <= second {
@@ -47,6 +49,7 @@ public final class FakeAppStoreStats: Sendable {
                 }
                 stats.requestsPerSecond[second] += 1
             }
+            return stats.requests
         }
     }
 

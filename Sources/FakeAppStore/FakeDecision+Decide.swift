@@ -17,9 +17,7 @@ extension FakeDecision {
         configuration: FakeAppStoreConfiguration, receipts: FakeReceiptReader = FakeReceiptReader(),
         random: inout some RandomNumberGenerator
     ) -> FakeDecision {
-        let latency = configuration.latency
-        let delay = latency.lower == latency.upper ? latency.lower : .nanoseconds(Int64.random(
-            in: latency.lower.nanoseconds...latency.upper.nanoseconds, using: &random))
+        let delay = answerDelay(configuration.latency, &random)
         if let outage = configuration.outage(at: elapsed) {
             switch outage.kind {
             case .refused: return .closeConnection
@@ -62,6 +60,26 @@ extension FakeDecision {
             answer.validTransactionIDs = []
         }
         return .respond(answer)
+    }
+
+    /// The scripted answer of the `number`-th request (1 for the first), if the configuration
+    /// has one (`FakeAppStoreConfiguration.firstRequests`).
+    public static func scripted(_ number: Int, configuration: FakeAppStoreConfiguration,
+                                random: inout some RandomNumberGenerator) -> FakeDecision? {
+        let script = configuration.firstRequests
+        guard number >= 1, number <= script.count, let answer = script[number - 1] else { return nil }
+        switch answer {
+        case .hang: return .hang
+        case .status(let status):
+            return .respond(FakeBodies.status(status, isRetryable: status == 21_199 ? true : nil,
+                                              delay: answerDelay(configuration.latency, &random)))
+        }
+    }
+
+    /// Apple's time to answer: drawn uniformly from `latency`.
+    private static func answerDelay(_ latency: FakeDurationRange, _ random: inout some RandomNumberGenerator) -> Duration {
+        latency.lower == latency.upper ? latency.lower : .nanoseconds(Int64.random(
+            in: latency.lower.nanoseconds...latency.upper.nanoseconds, using: &random))
     }
 
     private static func chance(_ probability: Double, _ random: inout some RandomNumberGenerator) -> Bool {

@@ -83,11 +83,11 @@ final class FakeHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func verify(context: ChannelHandlerContext, head: HTTPRequestHead, endpoint: FakeEndpoint) {
-        core.stats.countRequest(at: core.elapsed)
+        let number = core.stats.countRequest(at: core.elapsed)
         // Apple answers a GET or an oversized body as a request it could not read (21000).
         let usable = head.method == .POST && !bodyTooLarge
         var random = SystemRandomNumberGenerator()
-        let decision = FakeDecision.decide(
+        let decision = FakeDecision.scripted(number, configuration: core.configuration, random: &random) ?? FakeDecision.decide(
             endpoint: endpoint, body: usable ? body : [], elapsed: core.elapsed,
             configuration: core.configuration, receipts: core.receipts, random: &random)
         body.removeAll(keepingCapacity: true)

@@ -158,8 +158,12 @@ final class CurlEngine: @unchecked Sendable {
         guard hedgeTimers.nextDue != nil else { return }
         let now = ContinuousClock.now
         while let id = hedgeTimers.popDue(now: now) {
-            guard let request = active[id], request.hedges == 0, let hedge = request.pending.hedge,
-                  hedge.mayHedge() else { continue }
+            guard let request = active[id], let hedge = request.pending.hedge else { continue }
+            if request.heldTrouble != nil {
+                endIfOnlyStragglersAreLeft(request, hedge, now: now)
+                continue
+            }
+            guard request.hedges == 0, hedge.mayHedge() else { continue }
             request.hedges = 1
             _ = startTransfer(of: request)
         }
@@ -198,9 +202,25 @@ final class CurlEngine: @unchecked Sendable {
         request.transfers.removeAll { $0 === transfer }
         if !request.transfers.isEmpty, let hedge = request.pending.hedge, !hedge.endsTheWait(result) {
             if wasHedge { rehedge(request, hedge) }
+            request.heldTrouble = result
+            endIfOnlyStragglersAreLeft(request, hedge, now: .now)
             return
         }
         finish(request, result.mapError { $0 })
+    }
+
+    /// An answer of Apple's trouble is held (`EngineRequest.heldTrouble`): the request ends with
+    /// it now if every transfer still out has been out `HTTPHedge.stragglerAfter`, or is looked
+    /// at again when the youngest will have been.
+    private func endIfOnlyStragglersAreLeft(_ request: EngineRequest, _ hedge: HTTPHedge, now: ContinuousClock.Instant) {
+        guard let stragglerAfter = hedge.stragglerAfter, let held = request.heldTrouble,
+              let youngest = request.transfers.map(\.startedAt).max() else { return }
+        let due = youngest + stragglerAfter
+        if due <= now {
+            finish(request, held.mapError { $0 })
+        } else {
+            hedgeTimers.add(request.pending.id, due: due)
+        }
     }
 
     /// A straggler's hedge came back inconclusive (Apple's trouble: a 503, a 21005) while the

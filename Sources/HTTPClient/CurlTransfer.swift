@@ -14,6 +14,8 @@ final class CurlTransfer {
     var body: [UInt8] = []
     var headers: [HTTPHeader] = []
     var exceededLimit = false
+    /// When it was started: a transfer out `HTTPHedge.stragglerAfter` is taken for hung.
+    let startedAt = ContinuousClock.now
 
     init(request: EngineRequest, handle: CurlEasyHandle, maxResponseBytes: Int) {
         self.request = request

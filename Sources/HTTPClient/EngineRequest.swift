@@ -8,6 +8,10 @@ final class EngineRequest {
     /// Hedges sent: at most two — the straggler's, and one more when that one's answer was
     /// inconclusive while the straggler was still out (`CurlEngine.rehedge`).
     var hedges = 0
+    /// The latest answer of Apple's trouble (`HTTPHedge.endsTheWait` false) that came while
+    /// another transfer was out: returned instead of waiting for that one's timeout once only
+    /// stragglers are left (`HTTPHedge.stragglerAfter`).
+    var heldTrouble: Result<HTTPResponse, HTTPClientError>?
 
     init(_ pending: PendingRequest) {
         self.pending = pending

@@ -19,10 +19,22 @@ public struct HTTPHedge: Sendable {
     /// whether it ends the wait. `false` waits for the other; when that one ends too, its answer
     /// is returned. Must be quick.
     public var endsTheWait: @Sendable (Result<HTTPResponse, HTTPClientError>) -> Bool
+    /// A transfer still out this long is taken for hung: once an answer that does not end the
+    /// wait came and no more transfers go, the request ends with that answer when every transfer
+    /// left has been out this long, instead of at the last one's timeout. nil: wait them out.
+    ///
+    /// Why: a hung request whose hedge and re-hedge both met Apple's trouble, or one of a pair
+    /// whose other request did, waited its whole timeout (15 s) and then a retry; at 15 %
+    /// transient answers and 1 % hangs that was a degraded Apple's last verdict in about one run
+    /// in two (`bench outage`: 95 → 107 s). Ending it sends nothing more: the caller retries as
+    /// it would after the timeout, only sooner. What it risks is an answer slower than this
+    /// (the worker passes its hedge delay, past the recent p99), which costs one request more.
+    public var stragglerAfter: Duration?
 
-    public init(after: Duration, mayHedge: @escaping @Sendable () -> Bool,
+    public init(after: Duration, stragglerAfter: Duration? = nil, mayHedge: @escaping @Sendable () -> Bool,
                 endsTheWait: @escaping @Sendable (Result<HTTPResponse, HTTPClientError>) -> Bool) {
         self.after = after
+        self.stragglerAfter = stragglerAfter
         self.mayHedge = mayHedge
         self.endsTheWait = endsTheWait
     }

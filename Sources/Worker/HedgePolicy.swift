@@ -29,8 +29,10 @@ public struct HedgePolicy: Sendable, Equatable {
     public enum Plan: Sendable, Equatable {
         /// Ask again if still unanswered after this long, spending a credit (`mayHedge`).
         case hedgeAfter(Duration)
-        /// Two requests at once (a job on a paired try); the caller still checks the breaker.
-        case paired
+        /// Two requests at once (a job on a paired try); the caller still checks the breaker. When
+        /// one met Apple's trouble and the other is still out after this long (the hedge delay),
+        /// that one is taken for hung (`HTTPHedge.stragglerAfter`).
+        case paired(stragglerAfter: Duration)
     }
 
     /// Hedges at most this share of first requests. Default 2%.
@@ -130,8 +132,8 @@ public struct HedgePolicy: Sendable, Equatable {
     /// `backlogDrained`: the worker's last claim came back short (no job waits for a slot).
     public mutating func plan(attempt: Int, backlogDrained: Bool = false) -> Plan {
         let delay = firstSent() ?? initialDelay
-        if pairedAttempts?.contains(attempt) == true { return .paired }
-        if backlogDrained, idlePairedAttempts?.contains(attempt) == true { return .paired }
+        if pairedAttempts?.contains(attempt) == true { return .paired(stragglerAfter: delay) }
+        if backlogDrained, idlePairedAttempts?.contains(attempt) == true { return .paired(stragglerAfter: delay) }
         return .hedgeAfter(delay)
     }
 

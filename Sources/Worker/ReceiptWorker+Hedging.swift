@@ -30,11 +30,13 @@ extension ReceiptWorker {
     @inline(never)
     private func makeHedge(_ plan: HedgePolicy.Plan) -> (HTTPHedge, HedgeSent) {
         let sent = HedgeSent()
-        let (delay, paired): (Duration, Bool) = switch plan {
-        case .hedgeAfter(let delay): (delay, false)
-        case .paired: (.zero, true)
+        // A request still out past the hedge delay while the other met Apple's trouble is taken
+        // for hung: the verification ends with that trouble and is retried, not waited out.
+        let (delay, paired, stragglerAfter): (Duration, Bool, Duration) = switch plan {
+        case .hedgeAfter(let delay): (delay, false, delay)
+        case .paired(let stragglerAfter): (.zero, true, stragglerAfter)
         }
-        let hedge = HTTPHedge(after: delay, mayHedge: { [self] in
+        let hedge = HTTPHedge(after: delay, stragglerAfter: stragglerAfter, mayHedge: { [self] in
             guard paired ? gate.withLock({ $0.mayHedge }) : mayHedge() else { return false }
             sent.mark()
             metrics.hedges.increment()

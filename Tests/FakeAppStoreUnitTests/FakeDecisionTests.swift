@@ -43,6 +43,21 @@ struct FakeDecisionTests {
         return object["status"] as? Int
     }
 
+    @Test func theFirstRequestsMeetTheirScriptedFaultsInArrivalOrderAndTheRestAreDecidedAsUsual() {
+        var configuration = quick
+        configuration.firstRequests = [.hang, nil, .status(21_005)]
+        var random = SplitMix64(state: 1)
+        #expect(FakeDecision.scripted(1, configuration: configuration, random: &random) == .hang)
+        #expect(FakeDecision.scripted(2, configuration: configuration, random: &random) == nil)
+        guard case .respond(let answer) = FakeDecision.scripted(3, configuration: configuration, random: &random) else {
+            Issue.record("the third request's 21005 was not scripted")
+            return
+        }
+        #expect(answer.outcome == "21005")
+        #expect(FakeDecision.scripted(4, configuration: configuration, random: &random) == nil)
+        #expect(FakeDecision.scripted(1, configuration: quick, random: &random) == nil)
+    }
+
     @Test func productionReceiptAtProductionIsValidAndCountsItsTransactions() {
         let decision = decide(body(production.base64()))
         #expect(status(of: decision) == 0)

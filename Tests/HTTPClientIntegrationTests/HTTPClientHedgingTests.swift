@@ -21,11 +21,18 @@ struct HTTPClientHedgingTests {
 
     /// `waitingOutAppleTrouble`: an answer of Apple's trouble (a 503, a 21002) does not end the
     /// wait, as the worker's `HedgePolicy.endsTheWait`; otherwise any HTTP 200 does.
-    static func hedge(after: Duration, _ asked: Asked, waitingOutAppleTrouble: Bool = false) -> HTTPHedge {
-        HTTPHedge(after: after, mayHedge: { asked.ask() }, endsTheWait: { answer in
+    static func hedge(after: Duration, stragglerAfter: Duration? = nil, _ asked: Asked, waitingOutAppleTrouble: Bool = false) -> HTTPHedge {
+        HTTPHedge(after: after, stragglerAfter: stragglerAfter, mayHedge: { asked.ask() }, endsTheWait: { answer in
             guard case .success(let response) = answer, response.status == 200 else { return false }
             return !waitingOutAppleTrouble || isValid(response)
         })
+    }
+
+    /// Apple's status in a verifyReceipt answer (nil: not one).
+    static func appleStatus(_ response: HTTPResponse) -> Int? {
+        guard case .retryLater(.appleServerError(let status, _)) = ReceiptClassification.classify(httpStatus: response.status, body: response.body)
+        else { return nil }
+        return status
     }
 
     static func isValid(_ response: HTTPResponse) -> Bool {
@@ -83,6 +90,74 @@ struct HTTPClientHedgingTests {
         #expect(asked.times == 2)
         #expect(fake.stats.snapshot().requests == 3)
         #expect(elapsed < .seconds(20), "waited \(elapsed): the hung first request's timeout, not the second hedge")
+        await client.shutdown()
+        await fake.stop()
+    }
+
+    /// A pair (both requests at once, as a job's third try goes): one hangs, the other meets
+    /// Apple's trouble (21005). Once the hung one has been out `stragglerAfter`, the request ends
+    /// with the 21005, so the caller retries then instead of after the hang's timeout; nothing
+    /// more is sent.
+    @Test func aPairWhoseOneRequestHangsEndsWithTheOthersTroubleOnceItIsAStraggler() async throws {
+        let fake = try await HTTPClientAgainstFakeTests.quickFake {
+            $0.latency = FakeDurationRange(lower: .seconds(1), upper: .seconds(1))
+            $0.firstRequests = [.hang, .status(21_005)]   // in arrival order: either of the pair
+        }
+        let client = HTTPClient()
+        let asked = Asked(allow: true)
+        let started = ContinuousClock.now
+        let response = try await client.post(url: fake.productionURL, body: HTTPBody(HTTPClientAgainstFakeTests.body()), timeout: .seconds(8),
+                                             hedge: Self.hedge(after: .zero, stragglerAfter: .seconds(2), asked, waitingOutAppleTrouble: true))
+        let elapsed = ContinuousClock.now - started
+        #expect(Self.appleStatus(response) == 21_005, "HTTP \(response.status)")
+        #expect(elapsed >= .milliseconds(1_900), "ended after \(elapsed): before the hung request was a straggler")
+        #expect(elapsed < .seconds(5), "waited \(elapsed): the hung request's timeout")
+        #expect(asked.times == 1)
+        #expect(fake.stats.snapshot().requests == 2, "nothing more is sent")
+        await client.shutdown()
+        await fake.stop()
+    }
+
+    /// The same pair without `stragglerAfter`: the hang is waited out to its timeout.
+    @Test func withoutAStragglerLimitThePairWaitsOutTheHang() async throws {
+        let fake = try await HTTPClientAgainstFakeTests.quickFake {
+            $0.latency = FakeDurationRange(lower: .seconds(1), upper: .seconds(1))
+            $0.firstRequests = [.hang, .status(21_005)]
+        }
+        let client = HTTPClient()
+        let asked = Asked(allow: true)
+        await #expect(throws: HTTPClientError.timeout) {
+            _ = try await client.post(url: fake.productionURL, body: HTTPBody(HTTPClientAgainstFakeTests.body()), timeout: .seconds(3),
+                                      hedge: Self.hedge(after: .zero, asked, waitingOutAppleTrouble: true))
+        }
+        #expect(fake.stats.snapshot().requests == 2)
+        await client.shutdown()
+        await fake.stop()
+    }
+
+    /// A straggler hangs, its hedge meets Apple's trouble and the caller allows no re-hedge (no
+    /// credit left, or the breaker opened): the request ends with the trouble at once, the
+    /// straggler having been out past `stragglerAfter`, instead of at its timeout.
+    @Test func aHungStragglerWhoseHedgeMetTroubleAndMayNotBeSentAgainEndsAtOnce() async throws {
+        let fake = try await HTTPClientAgainstFakeTests.quickFake {
+            $0.latency = FakeDurationRange(lower: .seconds(1), upper: .seconds(1))
+            $0.firstRequests = [.hang, .status(21_005)]
+        }
+        let client = HTTPClient()
+        let allowed = Mutex(1)
+        let hedge = HTTPHedge(after: .seconds(1), stragglerAfter: .seconds(1),
+                              mayHedge: { allowed.withLock { left in defer { left -= 1 }; return left > 0 } },
+                              endsTheWait: { answer in
+                                  guard case .success(let response) = answer else { return false }
+                                  return Self.isValid(response)
+                              })
+        let started = ContinuousClock.now
+        let response = try await client.post(url: fake.productionURL, body: HTTPBody(HTTPClientAgainstFakeTests.body()), timeout: .seconds(8), hedge: hedge)
+        let elapsed = ContinuousClock.now - started
+        #expect(Self.appleStatus(response) == 21_005, "HTTP \(response.status)")
+        #expect(elapsed < .seconds(4), "waited \(elapsed): the hung request's timeout")
+        #expect(allowed.withLock { $0 } < 0, "the re-hedge was asked for and refused")
+        #expect(fake.stats.snapshot().requests == 2)
         await client.shutdown()
         await fake.stop()
     }

@@ -41,14 +41,14 @@ struct HedgePolicyTests {
           arguments: [(1, false), (2, false), (3, true), (4, true), (6, true), (7, false)])
     func pairedTries(attempt: Int, paired: Bool) {
         var policy = HedgePolicy(minimumSamples: 10, initialDelay: .seconds(8))
-        #expect(policy.plan(attempt: attempt) == (paired ? .paired : .hedgeAfter(.seconds(8))))
+        #expect(policy.plan(attempt: attempt) == (paired ? .paired(stragglerAfter: .seconds(8)) : .hedgeAfter(.seconds(8))))
     }
 
     @Test("once the backlog is drained a job's second try is paired too, its first never",
           arguments: [(1, false), (2, true), (6, true), (7, false)])
     func pairedWhenIdle(attempt: Int, paired: Bool) {
         var policy = HedgePolicy(minimumSamples: 10, initialDelay: .seconds(8))
-        #expect(policy.plan(attempt: attempt, backlogDrained: true) == (paired ? .paired : .hedgeAfter(.seconds(8))))
+        #expect(policy.plan(attempt: attempt, backlogDrained: true) == (paired ? .paired(stragglerAfter: .seconds(8)) : .hedgeAfter(.seconds(8))))
         #expect(policy.plan(attempt: 2, backlogDrained: false) == .hedgeAfter(.seconds(8)))
     }
 
@@ -63,8 +63,8 @@ struct HedgePolicyTests {
     func pairedTriesKeepTheCredit() {
         var policy = HedgePolicy(maxShare: 0.5, minimumSamples: 1)
         policy.answered(after: .seconds(4))
-        #expect(policy.plan(attempt: 3) == .paired)
-        #expect(policy.plan(attempt: 4) == .paired)
+        #expect(policy.plan(attempt: 3) == .paired(stragglerAfter: .milliseconds(4_800)), "the hedge delay: p99 4 s × 1.2")
+        #expect(policy.plan(attempt: 4) == .paired(stragglerAfter: .milliseconds(4_800)))
         let first = policy.mayHedge(), second = policy.mayHedge()
         #expect(first && !second, "two paired tries earned one credit")
     }
