@@ -26,15 +26,7 @@ struct AcceptanceTests {
     @Test func aProductionNotificationForTheConfiguredAppVerifies() async throws {
         let pki = try makePKI()
         let verifier = try makeVerifier(trusting: [pki.root], environment: .production, appAppleId: appAppleId)
-        var notification = NotificationPayload()
-        notification.notificationType = "REFUND"
-        notification.notificationUUID = "0b5a8f4e-8f3e-4a5b-9c1d-2e3f4a5b6c7d"
-        notification.signedDate = reference.appStoreMilliseconds
-        notification.data = NotificationData()
-        notification.data?.appAppleId = appAppleId
-        notification.data?.bundleId = bundleId
-        notification.data?.environment = .production
-        notification.data?.signedTransactionInfo = try pki.sign(transaction(environment: .production))
+        let notification = refundNotification(carrying: try pki.sign(transaction(environment: .production)))
         let received = try await verifier.verifyNotification(try pki.sign(notification))
         #expect(received.notificationType == "REFUND")
         let inner = try await verifier.verifyTransaction(try #require(received.data?.signedTransactionInfo))

@@ -51,6 +51,20 @@ func transaction(signedAt: Date = reference, environment: AppStoreEnvironment = 
     return payload
 }
 
+/// A production REFUND for the configured app, carrying `signedTransactionInfo` (unsigned).
+func refundNotification(carrying signedTransactionInfo: String) -> NotificationPayload {
+    var notification = NotificationPayload()
+    notification.notificationType = "REFUND"
+    notification.notificationUUID = "0b5a8f4e-8f3e-4a5b-9c1d-2e3f4a5b6c7d"
+    notification.signedDate = reference.appStoreMilliseconds
+    notification.data = NotificationData()
+    notification.data?.appAppleId = appAppleId
+    notification.data?.bundleId = bundleId
+    notification.data?.environment = .production
+    notification.data?.signedTransactionInfo = signedTransactionInfo
+    return notification
+}
+
 /// The reason `body` was refused, or `nil` if it was not.
 func refusal(_ body: () async throws -> some Any) async -> SignedDataVerificationError.Reason? {
     do {

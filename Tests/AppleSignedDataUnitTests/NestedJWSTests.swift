@@ -18,16 +18,7 @@ struct NestedJWSTests {
 
     /// A production REFUND carrying `signedTransactionInfo`, signed by `signer` (the trusted PKI).
     func notification(carrying signedTransactionInfo: String, signedBy signer: TestPKI? = nil) throws -> String {
-        var notification = NotificationPayload()
-        notification.notificationType = "REFUND"
-        notification.notificationUUID = "0b5a8f4e-8f3e-4a5b-9c1d-2e3f4a5b6c7d"
-        notification.signedDate = reference.appStoreMilliseconds
-        notification.data = NotificationData()
-        notification.data?.appAppleId = appAppleId
-        notification.data?.bundleId = bundleId
-        notification.data?.environment = .production
-        notification.data?.signedTransactionInfo = signedTransactionInfo
-        return try (signer ?? pki).sign(notification)
+        try (signer ?? pki).sign(refundNotification(carrying: signedTransactionInfo))
     }
 
     @Test func bothWaysReadTheSameTransaction() async throws {
