@@ -25,10 +25,11 @@ public struct HTTPHedge: Sendable {
     ///
     /// Why: a hung request whose hedge and re-hedge both met Apple's trouble, or one of a pair
     /// whose other request did, waited its whole timeout (15 s) and then a retry; at 15 %
-    /// transient answers and 1 % hangs that was a degraded Apple's last verdict in about one run
-    /// in two (`bench outage`: 95 → 107 s). Ending it sends nothing more: the caller retries as
-    /// it would after the timeout, only sooner. What it risks is an answer slower than this
-    /// (the worker passes its hedge delay, past the recent p99), which costs one request more.
+    /// transient answers and 1 % hangs it was a degraded Apple's last verdict in one kept run of
+    /// three (`bench outage`: 106.6 s where the others took ~95 s). Ending it sends nothing
+    /// more: the caller retries as it would after the timeout, only sooner. What it risks is an
+    /// answer slower than this (the worker passes its hedge delay, past the recent p99), which
+    /// costs one request more.
     public var stragglerAfter: Duration?
 
     public init(after: Duration, stragglerAfter: Duration? = nil, mayHedge: @escaping @Sendable () -> Bool,
