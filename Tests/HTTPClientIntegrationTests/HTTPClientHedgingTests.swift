@@ -28,6 +28,16 @@ struct HTTPClientHedgingTests {
         })
     }
 
+    /// A fake App Store answering in 1 s whose first request hangs and whose second meets
+    /// Apple's trouble (21005), in arrival order: either request of a pair, or a straggler and
+    /// its hedge.
+    static func firstHangsSecondMeetsTrouble() async throws -> FakeAppStoreServer {
+        try await HTTPClientAgainstFakeTests.quickFake {
+            $0.latency = FakeDurationRange(lower: .seconds(1), upper: .seconds(1))
+            $0.firstRequests = [.hang, .status(21_005)]
+        }
+    }
+
     /// Apple's status in a verifyReceipt answer (nil: not one).
     static func appleStatus(_ response: HTTPResponse) -> Int? {
         guard case .retryLater(.appleServerError(let status, _)) = ReceiptClassification.classify(httpStatus: response.status, body: response.body)
@@ -99,10 +109,7 @@ struct HTTPClientHedgingTests {
     /// with the 21005, so the caller retries then instead of after the hang's timeout; nothing
     /// more is sent.
     @Test func aPairWhoseOneRequestHangsEndsWithTheOthersTroubleOnceItIsAStraggler() async throws {
-        let fake = try await HTTPClientAgainstFakeTests.quickFake {
-            $0.latency = FakeDurationRange(lower: .seconds(1), upper: .seconds(1))
-            $0.firstRequests = [.hang, .status(21_005)]   // in arrival order: either of the pair
-        }
+        let fake = try await Self.firstHangsSecondMeetsTrouble()
         let client = HTTPClient()
         let asked = Asked(allow: true)
         let started = ContinuousClock.now
@@ -120,10 +127,7 @@ struct HTTPClientHedgingTests {
 
     /// The same pair without `stragglerAfter`: the hang is waited out to its timeout.
     @Test func withoutAStragglerLimitThePairWaitsOutTheHang() async throws {
-        let fake = try await HTTPClientAgainstFakeTests.quickFake {
-            $0.latency = FakeDurationRange(lower: .seconds(1), upper: .seconds(1))
-            $0.firstRequests = [.hang, .status(21_005)]
-        }
+        let fake = try await Self.firstHangsSecondMeetsTrouble()
         let client = HTTPClient()
         let asked = Asked(allow: true)
         await #expect(throws: HTTPClientError.timeout) {
@@ -139,10 +143,7 @@ struct HTTPClientHedgingTests {
     /// credit left, or the breaker opened): the request ends with the trouble at once, the
     /// straggler having been out past `stragglerAfter`, instead of at its timeout.
     @Test func aHungStragglerWhoseHedgeMetTroubleAndMayNotBeSentAgainEndsAtOnce() async throws {
-        let fake = try await HTTPClientAgainstFakeTests.quickFake {
-            $0.latency = FakeDurationRange(lower: .seconds(1), upper: .seconds(1))
-            $0.firstRequests = [.hang, .status(21_005)]
-        }
+        let fake = try await Self.firstHangsSecondMeetsTrouble()
         let client = HTTPClient()
         let allowed = Mutex(1)
         let hedge = HTTPHedge(after: .seconds(1), stragglerAfter: .seconds(1),

@@ -10,12 +10,17 @@ import Worker
 /// on its third try is asked twice at once.
 @Suite("Hedging: a hung verification is asked again and granted once")
 struct HedgingTests {
-    @Test func aHungVerificationIsHedgedAndGrantedOnceLongBeforeItsTimeout() async throws {
-        // Every request in the fake's first 2 s hangs; the hedge (due at 3 s) is answered.
+    /// A quick fake App Store whose every request in its first 2 s hangs.
+    static func hangingForTwoSeconds() -> FakeAppStoreConfiguration {
         var fake = FakeAppStoreConfiguration(latency: FakeDurationRange(lower: .milliseconds(20), upper: .milliseconds(80)))
         fake.pHang = 1
         fake.randomFaultsEnd = .seconds(2)
-        let e2e = try await EndToEnd.make(fake: fake)
+        return fake
+    }
+
+    @Test func aHungVerificationIsHedgedAndGrantedOnceLongBeforeItsTimeout() async throws {
+        // Every request in the fake's first 2 s hangs; the hedge (due at 3 s) is answered.
+        let e2e = try await EndToEnd.make(fake: Self.hangingForTwoSeconds())
         var configuration = e2e.workerConfiguration(name: "w")
         configuration.hedging = HedgePolicy(maxShare: 1, initialDelay: .seconds(3))   // every straggler may be hedged
         let worker = e2e.startWorker(configuration, timeout: .seconds(60))
@@ -37,10 +42,7 @@ struct HedgingTests {
     /// A worker keeps hedge credit for three times the hedge share of its slots, not a fixed 10:
     /// fifteen verifications that all hang at once are each hedged, none left to its timeout.
     @Test func aWorkerSizesItsHedgeCreditToItsConcurrency() async throws {
-        var fake = FakeAppStoreConfiguration(latency: FakeDurationRange(lower: .milliseconds(20), upper: .milliseconds(80)))
-        fake.pHang = 1
-        fake.randomFaultsEnd = .seconds(2)
-        let e2e = try await EndToEnd.make(fake: fake)
+        let e2e = try await EndToEnd.make(fake: Self.hangingForTwoSeconds())
         var configuration = e2e.workerConfiguration(name: "w")
         configuration.hedging = HedgePolicy(maxShare: 1, initialDelay: .seconds(3))   // each first request earns a whole hedge
         let worker = e2e.startWorker(configuration, timeout: .seconds(60))
@@ -77,6 +79,33 @@ struct HedgingTests {
         #expect(try await e2e.count("SELECT count(*) FROM receiptq.grants WHERE transaction_id IN ('first-try', 'second-try', 'third-try')") == 3)
         #expect(try await e2e.count("SELECT count(*) FROM receiptq.jobs WHERE id = $1 AND attempts = 3", [ids[1]]) == 1)
         #expect(e2e.fake.stats.snapshot().requests == 5, "one request for the first try, two at once for each retry")
+        try await worker.stop()
+        await e2e.shutdown()
+    }
+
+    /// A job on its third try goes as a pair; one request hangs and the other meets Apple's
+    /// trouble (21005). Once the hung one is past the hedge delay (2 s here) the try ends with
+    /// the 21005 and the job is retried at once, instead of waiting out the 20 s timeout; it is
+    /// granted once, and nothing more than the retry's pair reaches Apple.
+    @Test func aPairedTryWhoseOneRequestHangsIsRetriedOnceItIsAStragglerNotAtItsTimeout() async throws {
+        var fake = FakeAppStoreConfiguration(latency: FakeDurationRange(lower: .milliseconds(400), upper: .milliseconds(500)))
+        fake.firstRequests = [.hang, .status(21_005)]   // the third try's pair, in arrival order
+        let e2e = try await EndToEnd.make(fake: fake)
+        let id = try await e2e.queue.enqueue([
+            NewJob(receiptData: EndToEnd.receipt([("paired", "coins100")]), transactionID: "paired", userID: "u1", productID: "coins100"),
+        ])[0].id
+        try await e2e.pool.query("UPDATE receiptq.jobs SET attempts = 2 WHERE id = $1", [id])   // two tries failed before
+        var configuration = e2e.workerConfiguration(name: "w")
+        configuration.hedging = HedgePolicy(initialDelay: .seconds(2))   // the hedge delay before any p99 is known
+        let started = ContinuousClock.now
+        let worker = e2e.startWorker(configuration, timeout: .seconds(20))
+        #expect(try await e2e.waitUntilDrained(timeout: .seconds(40)))
+        let elapsed = ContinuousClock.now - started
+        #expect(try await e2e.states() == ["granted": 1])
+        #expect(try await e2e.count("SELECT count(*) FROM receiptq.grants WHERE transaction_id = 'paired'") == 1)
+        #expect(try await e2e.count("SELECT count(*) FROM receiptq.jobs WHERE id = $1 AND attempts = 4", [id]) == 1)
+        #expect(e2e.fake.stats.snapshot().requests == 4, "the third try's pair, then the fourth try's")
+        #expect(elapsed < .seconds(12), "granted after \(elapsed): the hung request's 20 s timeout, not the hedge delay")
         try await worker.stop()
         await e2e.shutdown()
     }
