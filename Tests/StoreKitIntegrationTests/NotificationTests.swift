@@ -112,6 +112,44 @@ struct NotificationTests {
         }
     }
 
+    /// The API takes the JWS inside a notification on the notification's signature, which covers
+    /// their bytes; the worker that applies it verifies each on its own. So a REFUND Apple's key
+    /// signed around a transaction whose own signature does not verify is stored (Apple retries
+    /// nothing), and then failed by the worker, never applied: the grant stays.
+    @Test("intake takes a notification's inner JWS on its signature; the worker verifies it on its own before applying")
+    func innerSignatureCheckedWhereApplied() async throws {
+        try await withPipeline { pipeline in
+            let runner = try pipeline.startRunner(serverAPI: false)
+            let purchase = try await Self.granted(pipeline, "com.example.pro", type: .nonConsumable, user: "u7")
+            let inner = pipeline.signed(purchase).split(separator: ".")
+            let other = pipeline.signed(try pipeline.buy("com.example.coins", type: .consumable, customer: "c7")).split(separator: ".")
+            let serverAPI = pipeline.fake.serverAPI
+            var notification = NotificationPayload()   // what the fake sends for a refund, its transaction's signature swapped
+            notification.notificationType = "REFUND"
+            notification.notificationUUID = UUID().uuidString.lowercased()
+            notification.version = "2.0"
+            notification.signedDate = Int64(Date().timeIntervalSince1970 * 1000)
+            notification.data = NotificationData()
+            notification.data?.appAppleId = serverAPI.configuration.appAppleId
+            notification.data?.bundleId = serverAPI.configuration.bundleId
+            notification.data?.environment = AppStoreEnvironment(rawValue: purchase.environment.rawValue)
+            notification.data?.signedTransactionInfo = [inner[0], inner[1], other[2]].joined(separator: ".")
+            let posted = try serverAPI.signer.pki.sign(notification)
+
+            let answer = try await pipeline.postNotification(posted)
+            #expect(answer.status == 200 && answer.json["stored"] as? Bool == true, "\(answer.status) \(answer.json)")
+            #expect(answer.json["quarantined"] == nil, "stored to be applied, not held: \(answer.json)")
+            let notifications = try pipeline.startNotificationRunner()
+            #expect(await eventually(timeout: .seconds(30), every: .milliseconds(100)) {
+                (try? await pipeline.count("SELECT count(*) AS count FROM receiptq.notifications WHERE state = 'failed'")) == 1
+            })
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.grants WHERE revoked_at IS NULL") == 1, "the grant stays")
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.events WHERE type = 'grant.revoked'") == 0)
+            try await notifications.stop()
+            try await runner.stop()
+        }
+    }
+
     @Test("out of order: an older notification applied after a newer one changes nothing")
     func olderNeverOverwritesNewer() async throws {
         try await withPipeline { pipeline in
