@@ -49,6 +49,7 @@ extension AsyncParsableCommand {
             } else {
                 try command.run()
             }
+            ProcessEnd.now(0)
         } catch {
             let message = ExitStatus.isConfiguration(error) ? "\(error)" : Self.message(for: error)
             if let source = expanded?.source(namedIn: message) {
@@ -56,12 +57,36 @@ extension AsyncParsableCommand {
             } else if ExitStatus.isConfiguration(error) {
                 reportConfiguration(message)
             }
-            exit(withError: error)
+            let text = fullMessage(for: error)
+            let status = exitCode(for: error)
+            if status == .success {
+                if !text.isEmpty { print(text) }
+            } else if !text.isEmpty {
+                FileHandle.standardError.write(Data("\(text)\n".utf8))
+            }
+            ProcessEnd.now(status.rawValue)
         }
     }
 
     private static func reportConfiguration(_ message: String) -> Never {
         FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
-        Foundation.exit(ExitStatus.configuration)
+        ProcessEnd.now(ExitStatus.configuration)
+    }
+}
+
+/// How a command's process ends: stdio flushed, then `_exit`, without the C library's exit
+/// handlers.
+///
+/// Why: when `main` returns, threads of libpq (a pool thread closing its connection, the
+/// listener) and of libcurl may still be inside OpenSSL, and `exit` runs OpenSSL's own exit
+/// handler, which frees the locks under them. A worker stopped by SIGTERM crashed that way
+/// (SIGSEGV in `pthread_rwlock_rdlock` on a `postgres-1` thread, after "worker stopped"; CI,
+/// 2026-11-27). Nothing is lost by skipping the handlers: what must outlive the process is
+/// committed in PostgreSQL before the command returns, log lines are flushed here, and the
+/// kernel closes sockets and frees memory.
+public enum ProcessEnd {
+    public static func now(_ status: Int32) -> Never {
+        fflush(nil)
+        _exit(status)
     }
 }
