@@ -96,10 +96,15 @@ extension WorkerGate {
             return []
         case .chunkDue:
             guard !unsent.isEmpty else { return [] }
-            guard maySendMore else { return release(Array(unsent)) }
+            guard maySendMore else {
+                notSentAfterAdmission(unsent.count)
+                return release(Array(unsent))
+            }
             return nextChunk(pause: sendPlan.pace, now: now)
         case .unsent(let lease):
             released(1)
+            // Admitted, never sent: in slow start the breaker gets its room back.
+            notSentAfterAdmission(1)
             return [.record(FinishedAttempt(lease: lease, decision: .result(.release))), .meterInFlight(inFlight), .wake]
         case .answered(let result, let attempt, let sentAt):
             let reports = finished(result, job: attempt.lease.id, sentAt: sentAt, now: now)

@@ -206,6 +206,13 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
         breakers[.production]?.notSent(1)
     }
 
+    /// `count` verifications admitted by the production breaker will not be sent after all (their
+    /// era ended): slow start gets their room back. Without it, requests held back by a 21004
+    /// pause stayed outstanding in slow start for good, and later claims got less room.
+    mutating func notSentAfterAdmission(_ count: Int) {
+        breakers[.production]?.notSent(count)
+    }
+
     /// `count` claimed jobs go back unsent (their attempt given back).
     mutating func released(_ count: Int) {
         inFlight -= count

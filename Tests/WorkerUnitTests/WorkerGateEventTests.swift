@@ -151,6 +151,29 @@ struct WorkerGateEventTests {
                                                       .meterInFlight(4), .wake])
     }
 
+    /// Slow start counts what it admitted until Apple answers; a request a 21004 pause held back
+    /// gives its room back, so the claims after the pause are as large as the answers allow.
+    @Test func requestsHeldBackByA21004PauseGiveSlowStartItsRoomBack() {
+        var gate = Gate(configuration: .init(name: "w1", concurrency: 2000, maxClaimBatch: 500, configurationErrorPause: .seconds(60),
+                                             breaker: CircuitBreakerConfiguration(), canaryWindow: .milliseconds(500),
+                                             sendPace: .milliseconds(5)))
+        #expect(handle(&gate, .tick) == [.claim(20)])
+        let leases = sent(handle(&gate, .claimed(Self.leases(10), of: 20)))
+        for lease in leases.prefix(5) {
+            _ = handle(&gate, .answered(Self.secretRefused, attempt: FinishedAttempt(lease: lease, decision: .result(.release)),
+                                        sentAt: clock.now))
+        }
+        for lease in leases.suffix(5) { _ = handle(&gate, .unsent(lease)) }   // the pause began before they went
+        clock.advance(by: .seconds(61))
+        #expect(handle(&gate, .tick) == [.claim(1)])                            // after the pause: one job to learn the secret works
+        let probe = Self.leases(1, from: 100)
+        _ = handle(&gate, .claimed(probe, of: 1))
+        _ = handle(&gate, .answered(Self.answered, attempt: FinishedAttempt(lease: probe[0], decision: .result(.rejected(reason: "r"))),
+                                    sentAt: clock.now))
+        // Six answers, each growing slow start by 15: 20 + 90 may be out, and nothing is.
+        #expect(handle(&gate, .tick) == [.claim(110)])
+    }
+
     @Test func aClaimThatComesBackAfterA21004PauseBeganIsReleasedWhole() {
         var gate = gate()
         _ = handle(&gate, .tick)
