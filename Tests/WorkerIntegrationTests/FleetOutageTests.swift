@@ -38,19 +38,20 @@ struct FleetOutageTests {
     @Test func aBacklogClaimedAsAnOutageBeginsIsReleasedAfterItsCanariesFail() async throws {
         // The worker is past slow start (Apple answered it) and has been quiet for seconds, then
         // Apple starts answering HTML pages, then 200 receipts arrive at once: one claim. Only
-        // its canaries may reach Apple. A 2 s window: a loaded CI machine took over 500 ms to
-        // bring the canaries' failures back; the lull must then last 4 windows.
+        // its canaries may reach Apple. A 3 s window: a loaded CI machine took over 500 ms to
+        // bring the canaries' failures back, and beside 48 suites at once over 2 s (35 requests
+        // reached Apple: the second chunk went); the lull must then last 4 windows.
         let e2e = try await EndToEnd.make(fake: FakeAppStoreConfiguration(
             latency: FakeDurationRange(lower: .milliseconds(20), upper: .milliseconds(50)),
-            outages: [FakeOutage(start: .seconds(11), end: .seconds(20), kind: .html200)]))
+            outages: [FakeOutage(start: .seconds(14), end: .seconds(21), kind: .html200)]))
         var configuration = e2e.workerConfiguration(name: "worker-c", concurrency: 500)
         configuration.breaker.openDuration = .seconds(2)
-        configuration.canaryWindow = .seconds(2)
+        configuration.canaryWindow = .seconds(3)
         let worker = e2e.startWorker(configuration)
         _ = try await e2e.queue.enqueue([NewJob(receiptData: EndToEnd.receipt([("warm", "coins100")]), transactionID: "warm", userID: "u")])
         #expect(try await e2e.waitUntilDrained(timeout: .seconds(10)))
-        let quietSince = ContinuousClock.now   // a send 2–8 s old would vouch for the batch
-        while e2e.fake.elapsed < .milliseconds(11_200) || ContinuousClock.now < quietSince + .milliseconds(8_500) {
+        let quietSince = ContinuousClock.now   // a send 3–12 s old would vouch for the batch
+        while e2e.fake.elapsed < .milliseconds(14_200) || ContinuousClock.now < quietSince + .milliseconds(12_500) {
             try await Task.sleep(for: .milliseconds(50))
         }
         let before = e2e.fake.stats.snapshot().requests
