@@ -59,8 +59,11 @@ struct EndToEnd {
         return configuration
     }
 
-    /// Runs an in-process worker until the returned handle is stopped.
-    func startWorker(_ configuration: WorkerConfiguration, sharedSecret: String? = nil, timeout: Duration = .seconds(5),
+    /// Runs an in-process worker until the returned handle is stopped. `timeout`: Apple's request
+    /// timeout, production's default (15 s). The fake answers in milliseconds, so only a starved
+    /// machine reaches it; a shorter one timed requests out beside the whole suite on two cores,
+    /// and a timed-out job waits for a scheduler most tests do not run. Tests of hangs set their own.
+    func startWorker(_ configuration: WorkerConfiguration, sharedSecret: String? = nil, timeout: Duration = .seconds(15),
                      logs: CapturedLogs? = nil, localReceipts: AppReceiptVerifier? = nil) -> RunningWorker {
         let http = HTTPClient(configuration: HTTPClientConfiguration(defaultTimeout: timeout))
         let verifier = VerifyReceiptClient(httpClient: http, configuration: VerifyReceiptClientConfiguration(
