@@ -22,7 +22,10 @@ struct DemoView {
                (SELECT coalesce(sum(last_hour), 0) FROM receiptq.outcomes WHERE state = 'rejected')::bigint AS rejected,
                (SELECT coalesce(sum(last_hour), 0) FROM receiptq.outcomes WHERE state = 'failed')::bigint AS failed,
                (SELECT coalesce(sum(last_hour), 0) FROM receiptq.outcomes WHERE state = 'resubmit')::bigint AS resubmit,
-               (SELECT count(*) FROM receiptq.jobs WHERE state = 'queued' AND apple_status = 21002)::bigint AS doubtful   -- jobs_ready_idx
+               -- open jobs Apple last answered 21002, in flight or not: they are retried (quickly at first,
+               -- later every few minutes), so some are always verifying
+               (SELECT count(*) FROM receiptq.jobs
+                WHERE state IN ('queued', 'verifying', 'timed_out') AND apple_status = 21002)::bigint AS doubtful
         """
 
     /// Until nothing is open but receipts Apple keeps answering 21002 (retried for hours, never
