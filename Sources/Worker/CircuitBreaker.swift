@@ -158,6 +158,16 @@ public struct CircuitBreaker<Instant: InstantProtocol & Sendable>: Sendable, Equ
         }
     }
 
+    /// `count` requests admitted earlier will not be sent after all: the era they were admitted
+    /// in ended (the breaker opened, a 21004 pause began) before they went. Slow start gets their
+    /// room back; a probe in flight is left alone, since its slot was never theirs (`notSent`
+    /// would free it, and let a second probe out within the open period).
+    public mutating func admittedNotSent(_ count: Int) {
+        guard count > 0, var slow = slowStart else { return }
+        slow.outstanding = max(0, slow.outstanding - count)
+        slowStart = slow
+    }
+
     /// `count` requests are going to Apple now: what fast failures are measured against. (Told at
     /// sending, not admission: a claim's canaries go first and the rest may never be sent.)
     public mutating func sent(_ count: Int, now: Instant) {

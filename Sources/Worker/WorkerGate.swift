@@ -210,7 +210,7 @@ public struct WorkerGate<Instant: InstantProtocol & Sendable>: Sendable where In
     /// era ended): slow start gets their room back. Without it, requests held back by a 21004
     /// pause stayed outstanding in slow start for good, and later claims got less room.
     mutating func notSentAfterAdmission(_ count: Int) {
-        breakers[.production]?.notSent(count)
+        breakers[.production]?.admittedNotSent(count)
     }
 
     /// `count` claimed jobs go back unsent (their attempt given back).

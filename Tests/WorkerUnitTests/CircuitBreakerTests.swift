@@ -31,6 +31,21 @@ struct CircuitBreakerTests {
         #expect(breaker.admit(100, now: t0 + .seconds(6)) == 1)
     }
 
+    /// Requests admitted before the breaker opened and never sent give slow start its room back,
+    /// but not the probe's slot: the rate into an outage stays one request per open period.
+    @Test func requestsAdmittedAndNeverSentLeaveTheProbeInFlightAlone() {
+        var breaker = Breaker(configuration: configuration)   // threshold 3, open 2 s
+        let t0 = ContinuousClock.now
+        #expect(breaker.admit(100, now: t0) == 3)              // slow start: a threshold
+        breaker.sent(3, now: t0)
+        for _ in 0..<3 { breaker.recordFailure(now: t0, sentAt: t0) }
+        #expect(breaker.phase == .open)
+        #expect(breaker.admit(100, now: t0 + .seconds(2)) == 1)   // the probe
+        breaker.admittedNotSent(5)                              // late tasks of the era that ended
+        #expect(breaker.admit(100, now: t0 + .seconds(3)) == 0, "a second probe within the open period")
+        #expect(breaker.admit(100, now: t0 + .seconds(4)) == 1)   // the next, an open period later
+    }
+
     @Test func closedBreakerAdmitsEverythingAndOpensWhenMostOfWhatItSentFails() {
         var breaker = Breaker(configuration: configuration)   // threshold 3
         let t0 = ContinuousClock.now
