@@ -259,6 +259,50 @@ COMMENT ON FUNCTION receiptq.guard_job_state() IS 'Trigger of jobs_guard_state: 
 
 
 --
+-- Name: move_owner(text, text, text, text, text); Type: FUNCTION; Schema: receiptq; Owner: -
+--
+
+CREATE FUNCTION receiptq.move_owner(p_original_transaction_id text, p_to_user text, p_source text, p_order_id text, p_reason text) RETURNS text
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_from text;
+    v_keys jsonb;
+BEGIN
+    SELECT user_id INTO v_from FROM receiptq.owners WHERE original_transaction_id = p_original_transaction_id FOR UPDATE;   -- owners_pkey
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'original transaction % has no owner', p_original_transaction_id USING ERRCODE = 'no_data_found';
+    END IF;
+    IF v_from = p_to_user THEN
+        RETURN NULL;
+    END IF;
+    UPDATE receiptq.owners SET user_id = p_to_user, source = p_source, order_id = p_order_id, changed_at = now()
+    WHERE original_transaction_id = p_original_transaction_id;
+    UPDATE receiptq.subscriptions SET user_id = p_to_user, updated_at = now()
+    WHERE original_transaction_id = p_original_transaction_id;                                                            -- subscriptions_pkey
+    SELECT jsonb_agg(purchase_key ORDER BY purchase_key) INTO v_keys
+    FROM receiptq.grants WHERE original_transaction_id = p_original_transaction_id;                                        -- grants_original_idx
+    PERFORM pg_advisory_xact_lock(1380013393, 3);   -- AppendJobEvents.lockKey: events in commit order
+    INSERT INTO receiptq.events (type, user_id, purchase_key, body)
+    SELECT 'grant.transferred', u.user_id, NULL,
+           jsonb_build_object('original_transaction_id', p_original_transaction_id, 'direction', u.direction,
+                              'from_user_id', v_from, 'to_user_id', p_to_user, 'reason', p_reason,
+                              'purchase_keys', coalesce(v_keys, '[]'::jsonb))
+    FROM (VALUES (v_from, 'out', 1), (p_to_user, 'in', 2)) AS u(user_id, direction, ord)
+    ORDER BY u.ord;
+    RETURN v_from;
+END $$;
+
+
+--
+-- Name: FUNCTION move_owner(p_original_transaction_id text, p_to_user text, p_source text, p_order_id text, p_reason text); Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON FUNCTION receiptq.move_owner(p_original_transaction_id text, p_to_user text, p_source text, p_order_id text, p_reason text) IS 'Moves an original transaction''s owner (and so every grant of it, and its subscription rows) to another account, with grant.transferred to both; the one home of a move, called only by support_transfer and take_owner_by_token. Returns the previous owner, NULL when unchanged.';
+
+
+--
 -- Name: notify_jobs_enqueued(); Type: FUNCTION; Schema: receiptq; Owner: -
 --
 
@@ -355,137 +399,6 @@ CREATE FUNCTION receiptq.receipt_digest(receipt text) RETURNS bytea
 
 
 --
--- Name: record_purchase(bigint, text, text, text, text, text, integer, timestamp with time zone, timestamp with time zone, text, text, text, text, text, uuid, uuid, text, bigint, text, boolean, boolean); Type: FUNCTION; Schema: receiptq; Owner: -
---
-
-CREATE FUNCTION receiptq.record_purchase(p_job_id bigint, p_transaction_id text, p_original_transaction_id text, p_web_order_line_item_id text, p_user_id text, p_product_id text, p_quantity integer, p_purchase_date timestamp with time zone, p_expires_date timestamp with time zone, p_environment text, p_ownership_type text, p_order_id text, p_claimed_product_id text, p_product_type text, p_app_account_token uuid, p_claimed_app_account_token uuid, p_storefront text, p_price bigint, p_currency text, p_proven boolean, p_require_token boolean, OUT result text, OUT purchase_key text, OUT matched_order_id text, OUT unmatched boolean, OUT reason text) RETURNS record
-    LANGUAGE plpgsql
-    AS $$
-DECLARE
-    v_type text;
-    v_existing receiptq.grants%ROWTYPE;
-    v_token_order receiptq.orders%ROWTYPE;
-    v_order receiptq.orders%ROWTYPE;
-    v_order_mismatch boolean := false;
-    v_family boolean := p_ownership_type = 'FAMILY_SHARED';
-BEGIN
-    SELECT type INTO v_type FROM receiptq.products WHERE product_id = p_product_id;            -- products_pkey
-    v_type := coalesce(v_type, p_product_type, CASE WHEN p_expires_date IS NOT NULL THEN 'auto_renewable' END);
-    purchase_key := receiptq.purchase_key(p_transaction_id, p_original_transaction_id, p_web_order_line_item_id, v_type,
-                                          p_ownership_type);
-    PERFORM pg_advisory_xact_lock(hashtextextended('receiptq.purchase:' || purchase_key, 0));
-
-    SELECT * INTO v_existing FROM receiptq.grants g
-    WHERE g.purchase_key = record_purchase.purchase_key;                                         -- grants_pkey
-    IF NOT FOUND THEN
-        SELECT * INTO v_existing FROM receiptq.grants g
-        WHERE g.transaction_id = p_transaction_id AND g.purchase_key LIKE 'transaction:%'         -- grants_transaction_idx
-        LIMIT 1;
-    END IF;
-    IF FOUND THEN
-        purchase_key := v_existing.purchase_key;
-        matched_order_id := v_existing.order_id;
-        unmatched := v_existing.unmatched;
-        IF v_existing.user_id = p_user_id THEN
-            result := 'already_granted';
-            reason := 'this purchase was granted before';
-        ELSE
-            result := 'owned_elsewhere';
-            reason := 'this purchase belongs to another account';
-        END IF;
-        RETURN;
-    END IF;
-
-    IF NOT v_family AND p_app_account_token IS NOT NULL THEN
-        SELECT * INTO v_token_order FROM receiptq.orders o
-        WHERE o.app_account_token = p_app_account_token FOR UPDATE;                                 -- orders_app_account_token_idx
-        IF FOUND AND v_token_order.user_id <> p_user_id THEN
-            result := 'owned_elsewhere';
-            purchase_key := NULL;   -- not granted yet: the owner's own submission writes the row
-            reason := 'Apple''s appAccountToken names an order of another account';
-            RETURN;
-        END IF;
-    END IF;
-
-    IF v_token_order.order_id IS NULL THEN
-        IF p_require_token AND NOT v_family THEN
-            result := 'token_required';
-            purchase_key := NULL;
-            reason := 'no appAccountToken Apple signed names one of our orders, and this app requires one (--require-app-account-token): '
-                || 'held for review, never granted to whoever submits it';
-            RETURN;
-        END IF;
-        IF NOT p_proven THEN
-            result := 'unproven';
-            purchase_key := NULL;
-            reason := 'a transaction id alone does not prove who paid: submit the receipt or the signed transaction';
-            RETURN;
-        END IF;
-    END IF;
-
-    -- The order it fulfils (a family member's access never fulfils one).
-    IF NOT v_family THEN
-        IF v_token_order.order_id IS NOT NULL THEN
-            IF v_token_order.product_id <> p_product_id THEN
-                v_order_mismatch := true;
-            ELSIF v_token_order.state = 'pending' THEN
-                v_order := v_token_order;
-            END IF;
-        END IF;
-        IF v_order.order_id IS NULL AND p_claimed_app_account_token IS NOT NULL
-           AND p_claimed_app_account_token IS DISTINCT FROM p_app_account_token THEN
-            SELECT * INTO v_order FROM receiptq.orders o                                             -- orders_app_account_token_idx
-            WHERE o.app_account_token = p_claimed_app_account_token AND o.user_id = p_user_id AND o.state = 'pending'
-              AND o.product_id = p_product_id
-            FOR UPDATE;
-        END IF;
-        IF v_order.order_id IS NULL AND p_order_id IS NOT NULL THEN
-            SELECT * INTO v_order FROM receiptq.orders o WHERE o.order_id = p_order_id FOR UPDATE;  -- orders_pkey
-            IF FOUND AND v_order.product_id <> p_product_id THEN
-                v_order_mismatch := true;
-                v_order := NULL;
-            ELSIF FOUND AND (v_order.state <> 'pending' OR v_order.user_id <> p_user_id) THEN
-                v_order := NULL;   -- spent or someone else's: fall back to the user's own pending orders
-            END IF;
-        END IF;
-        IF v_order.order_id IS NULL THEN
-            -- Apple sometimes drops applicationUsername: the user's oldest pending order for the product.
-            SELECT * INTO v_order FROM receiptq.orders o                                             -- orders_pending_idx
-            WHERE o.user_id = p_user_id AND o.product_id = p_product_id AND o.state = 'pending'
-            ORDER BY o.created_at, o.order_id
-            LIMIT 1
-            FOR UPDATE SKIP LOCKED;
-        END IF;
-    END IF;
-
-    INSERT INTO receiptq.grants (transaction_id, original_transaction_id, job_id, user_id, product_id, quantity,
-                                 purchase_date, environment, order_id, unmatched, purchase_key, product_type,
-                                 ownership_type, web_order_line_item_id, expires_date, claimed_product_id, order_mismatch,
-                                 app_account_token, storefront, price, currency)
-    VALUES (p_transaction_id, p_original_transaction_id, p_job_id, p_user_id, p_product_id, p_quantity,
-            p_purchase_date, p_environment, v_order.order_id, v_order.order_id IS NULL, purchase_key, v_type,
-            p_ownership_type, p_web_order_line_item_id, p_expires_date,
-            CASE WHEN p_claimed_product_id <> p_product_id THEN p_claimed_product_id END, v_order_mismatch,
-            coalesce(p_app_account_token, v_order.app_account_token), p_storefront, p_price, p_currency);
-
-    IF v_order.order_id IS NOT NULL THEN
-        UPDATE receiptq.orders SET state = 'fulfilled', fulfilled_at = now() WHERE order_id = v_order.order_id;
-    END IF;
-
-    result := 'granted';
-    matched_order_id := v_order.order_id;
-    unmatched := v_order.order_id IS NULL;
-END $$;
-
-
---
--- Name: FUNCTION record_purchase(p_job_id bigint, p_transaction_id text, p_original_transaction_id text, p_web_order_line_item_id text, p_user_id text, p_product_id text, p_quantity integer, p_purchase_date timestamp with time zone, p_expires_date timestamp with time zone, p_environment text, p_ownership_type text, p_order_id text, p_claimed_product_id text, p_product_type text, p_app_account_token uuid, p_claimed_app_account_token uuid, p_storefront text, p_price bigint, p_currency text, p_proven boolean, p_require_token boolean, OUT result text, OUT purchase_key text, OUT matched_order_id text, OUT unmatched boolean, OUT reason text); Type: COMMENT; Schema: receiptq; Owner: -
---
-
-COMMENT ON FUNCTION receiptq.record_purchase(p_job_id bigint, p_transaction_id text, p_original_transaction_id text, p_web_order_line_item_id text, p_user_id text, p_product_id text, p_quantity integer, p_purchase_date timestamp with time zone, p_expires_date timestamp with time zone, p_environment text, p_ownership_type text, p_order_id text, p_claimed_product_id text, p_product_type text, p_app_account_token uuid, p_claimed_app_account_token uuid, p_storefront text, p_price bigint, p_currency text, p_proven boolean, p_require_token boolean, OUT result text, OUT purchase_key text, OUT matched_order_id text, OUT unmatched boolean, OUT reason text) IS 'Ledger write for one verified transaction, one row per purchase, with its owner: granted | already_granted | owned_elsewhere | unproven (a bare claim) | token_required (policy).';
-
-
---
 -- Name: refuse_audit_change(); Type: FUNCTION; Schema: receiptq; Owner: -
 --
 
@@ -533,10 +446,10 @@ COMMENT ON FUNCTION receiptq.schedule_reconciliation() IS 'Trigger of subscripti
 
 
 --
--- Name: support_grant(text, text, text, text, text, text); Type: FUNCTION; Schema: receiptq; Owner: -
+-- Name: support_grant(text, text, text, text, text, text, timestamp with time zone); Type: FUNCTION; Schema: receiptq; Owner: -
 --
 
-CREATE FUNCTION receiptq.support_grant(p_actor text, p_why text, p_user_id text, p_product_id text, p_reference text, p_product_type text) RETURNS bigint
+CREATE FUNCTION receiptq.support_grant(p_actor text, p_why text, p_user_id text, p_product_id text, p_reference text, p_product_type text, p_expires_at timestamp with time zone) RETURNS bigint
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $_$
@@ -552,18 +465,33 @@ BEGIN
     IF p_user_id IS NULL OR length(p_user_id) NOT BETWEEN 1 AND 256 OR p_product_id IS NULL OR length(p_product_id) NOT BETWEEN 1 AND 200 THEN
         RAISE EXCEPTION 'a manual grant names a user (1-256 characters) and a product (1-200)' USING ERRCODE = 'invalid_parameter_value';
     END IF;
-    INSERT INTO receiptq.grants (transaction_id, original_transaction_id, job_id, user_id, product_id, environment, purchase_key,
-                                 product_type, manual_by)
-    VALUES (v_key, v_key, -nextval('receiptq.manual_grant_ids'), p_user_id, p_product_id, 'Production', v_key, p_product_type, p_actor)
-    ON CONFLICT (purchase_key) DO NOTHING                                                   -- grants_pkey
-    RETURNING * INTO v_row;
+    IF p_product_type IS NULL OR p_product_type NOT IN ('consumable', 'non_consumable', 'auto_renewable', 'non_renewing') THEN
+        RAISE EXCEPTION 'a manual grant names the product''s type: consumable, non_consumable, auto_renewable or non_renewing'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF p_product_type IN ('auto_renewable', 'non_renewing') AND (p_expires_at IS NULL OR p_expires_at <= now()) THEN
+        RAISE EXCEPTION 'a manual grant of a subscription (%) names when its access ends, in the future', p_product_type
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF p_product_type IN ('consumable', 'non_consumable') AND p_expires_at IS NOT NULL THEN
+        RAISE EXCEPTION 'a manual grant of a % has no end: grant a subscription type for access that ends', p_product_type
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    INSERT INTO receiptq.owners (original_transaction_id, user_id, environment, source)
+    VALUES (v_key, p_user_id, 'Production', 'manual')
+    ON CONFLICT (original_transaction_id) DO NOTHING;                                       -- owners_pkey
     IF NOT FOUND THEN
         RAISE EXCEPTION 'manual grant % exists: choose another reference', p_reference USING ERRCODE = 'unique_violation';
     END IF;
+    INSERT INTO receiptq.grants (transaction_id, original_transaction_id, job_id, user_id, product_id, environment, purchase_key,
+                                 product_type, expires_date, manual_by)
+    VALUES (v_key, v_key, -nextval('receiptq.manual_grant_ids'), p_user_id, p_product_id, 'Production', v_key, p_product_type,
+            p_expires_at, p_actor)
+    RETURNING * INTO v_row;
     v_data := jsonb_build_object('purchase_key', v_row.purchase_key, 'transaction_id', v_row.transaction_id,
                                  'original_transaction_id', v_row.original_transaction_id, 'product_id', v_row.product_id,
                                  'product_type', v_row.product_type, 'quantity', v_row.quantity, 'environment', v_row.environment,
-                                 'manual', true, 'reason', p_why);
+                                 'expires_date', v_row.expires_date, 'manual', true, 'reason', p_why);
     INSERT INTO receiptq.support_audit (actor, action, subject, why, before, after)
     VALUES (p_actor, 'grant.manual', 'user:' || p_user_id, p_why, NULL, to_jsonb(v_row))
     RETURNING id INTO v_audit;
@@ -574,10 +502,10 @@ END $_$;
 
 
 --
--- Name: FUNCTION support_grant(p_actor text, p_why text, p_user_id text, p_product_id text, p_reference text, p_product_type text); Type: COMMENT; Schema: receiptq; Owner: -
+-- Name: FUNCTION support_grant(p_actor text, p_why text, p_user_id text, p_product_id text, p_reference text, p_product_type text, p_expires_at timestamp with time zone); Type: COMMENT; Schema: receiptq; Owner: -
 --
 
-COMMENT ON FUNCTION receiptq.support_grant(p_actor text, p_why text, p_user_id text, p_product_id text, p_reference text, p_product_type text) IS 'Support''s manual grant: ledger row (manual_by), grant.granted_manually event and audit row at once; returns the audit row''s id.';
+COMMENT ON FUNCTION receiptq.support_grant(p_actor text, p_why text, p_user_id text, p_product_id text, p_reference text, p_product_type text, p_expires_at timestamp with time zone) IS 'Support''s manual grant: owner row, ledger row (manual_by; a subscription''s with the end of its access), grant.granted_manually event and audit row at once; returns the audit row''s id.';
 
 
 --
@@ -638,42 +566,32 @@ DECLARE
     v_after jsonb;
     v_from text;
     v_audit bigint;
-    v_users integer;
 BEGIN
     IF p_to_user IS NULL OR length(p_to_user) NOT BETWEEN 1 AND 256 THEN
         RAISE EXCEPTION 'the account to transfer to has 1 to 256 characters' USING ERRCODE = 'invalid_parameter_value';
     END IF;
-    PERFORM 1 FROM receiptq.grants WHERE original_transaction_id = p_original_transaction_id FOR UPDATE;   -- grants_original_idx
-    SELECT jsonb_agg(to_jsonb(g) ORDER BY g.purchase_key), min(g.user_id), count(DISTINCT g.user_id)
-    INTO v_before, v_from, v_users
-    FROM receiptq.grants g WHERE g.original_transaction_id = p_original_transaction_id;
-    IF v_before IS NULL THEN
+    SELECT user_id INTO v_from FROM receiptq.owners WHERE original_transaction_id = p_original_transaction_id FOR UPDATE;   -- owners_pkey
+    IF NOT FOUND THEN
         RAISE EXCEPTION 'no grant of original transaction %', p_original_transaction_id USING ERRCODE = 'no_data_found';
     END IF;
-    IF v_users > 1 OR EXISTS (SELECT 1 FROM receiptq.grants WHERE original_transaction_id = p_original_transaction_id
-                                AND (ownership_type <> 'PURCHASED' OR revoked_at IS NOT NULL OR manual_by IS NOT NULL)) THEN
-        RAISE EXCEPTION 'original transaction % cannot be transferred: family-shared, revoked, manual, or held by several accounts',
+    PERFORM 1 FROM receiptq.grants WHERE original_transaction_id = p_original_transaction_id FOR UPDATE;   -- grants_original_idx
+    SELECT jsonb_agg(to_jsonb(g) ORDER BY g.purchase_key) INTO v_before
+    FROM receiptq.grants g WHERE g.original_transaction_id = p_original_transaction_id;
+    IF EXISTS (SELECT 1 FROM receiptq.grants WHERE original_transaction_id = p_original_transaction_id
+                 AND (ownership_type <> 'PURCHASED' OR revoked_at IS NOT NULL OR manual_by IS NOT NULL)) THEN
+        RAISE EXCEPTION 'original transaction % cannot be transferred: family-shared, revoked or manual',
             p_original_transaction_id USING ERRCODE = 'object_not_in_prerequisite_state';
     END IF;
     IF v_from = p_to_user THEN
         RAISE EXCEPTION 'original transaction % is % already', p_original_transaction_id, p_to_user USING ERRCODE = 'invalid_parameter_value';
     END IF;
-    UPDATE receiptq.grants SET user_id = p_to_user WHERE original_transaction_id = p_original_transaction_id;
-    UPDATE receiptq.subscriptions SET user_id = p_to_user, updated_at = now() WHERE original_transaction_id = p_original_transaction_id;
+    PERFORM receiptq.move_owner(p_original_transaction_id, p_to_user, 'transfer', NULL, p_why);
     SELECT jsonb_agg(to_jsonb(g) ORDER BY g.purchase_key) INTO v_after
     FROM receiptq.grants g WHERE g.original_transaction_id = p_original_transaction_id;
     INSERT INTO receiptq.support_audit (actor, action, subject, why, before, after)
     VALUES (p_actor, 'purchase.transfer', 'original_transaction:' || p_original_transaction_id, p_why,
             jsonb_build_object('user_id', v_from, 'grants', v_before), jsonb_build_object('user_id', p_to_user, 'grants', v_after))
     RETURNING id INTO v_audit;
-    PERFORM pg_advisory_xact_lock(1380013393, 3);   -- AppendJobEvents.lockKey: events in commit order
-    INSERT INTO receiptq.events (type, user_id, purchase_key, body)
-    SELECT 'grant.transferred', u.user_id, NULL,
-           jsonb_build_object('original_transaction_id', p_original_transaction_id, 'direction', u.direction,
-                              'from_user_id', v_from, 'to_user_id', p_to_user, 'reason', p_why,
-                              'purchase_keys', (SELECT jsonb_agg(e->>'purchase_key') FROM jsonb_array_elements(v_after) e))
-    FROM (VALUES (v_from, 'out', 1), (p_to_user, 'in', 2)) AS u(user_id, direction, ord)
-    ORDER BY u.ord;
     RETURN v_audit;
 END $$;
 
@@ -682,7 +600,35 @@ END $$;
 -- Name: FUNCTION support_transfer(p_actor text, p_why text, p_original_transaction_id text, p_to_user text); Type: COMMENT; Schema: receiptq; Owner: -
 --
 
-COMMENT ON FUNCTION receiptq.support_transfer(p_actor text, p_why text, p_original_transaction_id text, p_to_user text) IS 'Support''s transfer of a purchase between app accounts (every grant of the original transaction and its subscription rows), grant.transferred events to both accounts and the audit row at once; returns the audit row''s id.';
+COMMENT ON FUNCTION receiptq.support_transfer(p_actor text, p_why text, p_original_transaction_id text, p_to_user text) IS 'Support''s transfer of a purchase between app accounts (its owner, and so every grant of the original transaction and its subscription rows), grant.transferred events to both accounts and the audit row at once; returns the audit row''s id.';
+
+
+--
+-- Name: take_owner_by_token(text, text); Type: FUNCTION; Schema: receiptq; Owner: -
+--
+
+CREATE FUNCTION receiptq.take_owner_by_token(p_original_transaction_id text, p_order_id text) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    v_order receiptq.orders%ROWTYPE;
+BEGIN
+    SELECT * INTO v_order FROM receiptq.orders WHERE order_id = p_order_id;                                                -- orders_pkey
+    IF NOT FOUND OR v_order.state <> 'pending' THEN
+        RAISE EXCEPTION 'order % is not pending: its token cannot move original transaction %', p_order_id, p_original_transaction_id
+            USING ERRCODE = 'object_not_in_prerequisite_state';
+    END IF;
+    RETURN receiptq.move_owner(p_original_transaction_id, v_order.user_id, 'token', p_order_id,
+                               'Apple''s appAccountToken names order ' || p_order_id || ' of this account');
+END $$;
+
+
+--
+-- Name: FUNCTION take_owner_by_token(p_original_transaction_id text, p_order_id text); Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON FUNCTION receiptq.take_owner_by_token(p_original_transaction_id text, p_order_id text) IS 'The worker''s one way to move a purchase: an Apple-signed appAccountToken names a pending order of another account. Returns the previous owner.';
 
 
 --
@@ -1730,6 +1676,44 @@ COMMENT ON VIEW receiptq.outcomes IS 'Jobs that reached each terminal state in t
 
 
 --
+-- Name: owners; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.owners (
+    original_transaction_id text NOT NULL,
+    user_id text NOT NULL,
+    environment text NOT NULL,
+    source text NOT NULL,
+    order_id text,
+    decided_at timestamp with time zone DEFAULT now() NOT NULL,
+    changed_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT owners_environment_check CHECK ((environment = ANY (ARRAY['Production'::text, 'Sandbox'::text]))),
+    CONSTRAINT owners_source_check CHECK ((source = ANY (ARRAY['token'::text, 'proof'::text, 'claim'::text, 'transfer'::text, 'manual'::text, 'migration'::text])))
+);
+
+
+--
+-- Name: TABLE owners; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.owners IS 'Whose purchase each original transaction is, for its whole life (DESIGN: Ownership): every period, renewal, upgrade, restore, notification and status check follows this user. Written with the first grant; moved only by support''s transfer or an Apple-signed appAccountToken naming another account''s pending order (receiptq.move_ownership).';
+
+
+--
+-- Name: COLUMN owners.source; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.owners.source IS 'How the owner was decided: token (an Apple-signed appAccountToken names the user''s order), proof (the first submitter with a receipt or signed transaction), claim (a transaction id from a backend trusted for claims), transfer (support, or a token naming a new order), manual (support''s manual grant), migration (0035: the user of the first grant).';
+
+
+--
+-- Name: COLUMN owners.order_id; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.owners.order_id IS 'The order that decided it (its token, or the order the first grant fulfilled); NULL when none.';
+
+
+--
 -- Name: ownership_refusals; Type: VIEW; Schema: receiptq; Owner: -
 --
 
@@ -2411,6 +2395,22 @@ ALTER TABLE ONLY receiptq.orders
 
 
 --
+-- Name: owners owners_original_transaction_id_user_id_key; Type: CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.owners
+    ADD CONSTRAINT owners_original_transaction_id_user_id_key UNIQUE (original_transaction_id, user_id);
+
+
+--
+-- Name: owners owners_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.owners
+    ADD CONSTRAINT owners_pkey PRIMARY KEY (original_transaction_id);
+
+
+--
 -- Name: products products_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
 --
 
@@ -2745,6 +2745,13 @@ CREATE INDEX orders_user_idx ON receiptq.orders USING btree (user_id, created_at
 
 
 --
+-- Name: owners_user_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX owners_user_idx ON receiptq.owners USING btree (user_id);
+
+
+--
 -- Name: products_group_idx; Type: INDEX; Schema: receiptq; Owner: -
 --
 
@@ -2895,6 +2902,21 @@ ALTER TABLE ONLY receiptq.grants
 
 
 --
+-- Name: grants grants_owner_fkey; Type: FK CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.grants
+    ADD CONSTRAINT grants_owner_fkey FOREIGN KEY (original_transaction_id, user_id) REFERENCES receiptq.owners(original_transaction_id, user_id) ON UPDATE CASCADE;
+
+
+--
+-- Name: CONSTRAINT grants_owner_fkey ON grants; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON CONSTRAINT grants_owner_fkey ON receiptq.grants IS 'Every grant belongs to its original transaction''s owner; moving the owner (receiptq.move_owner) moves every grant of it.';
+
+
+--
 -- Name: SCHEMA receiptq; Type: ACL; Schema: -; Owner: -
 --
 
@@ -2958,6 +2980,13 @@ REVOKE ALL ON FUNCTION receiptq.guard_job_state() FROM PUBLIC;
 
 
 --
+-- Name: FUNCTION move_owner(p_original_transaction_id text, p_to_user text, p_source text, p_order_id text, p_reason text); Type: ACL; Schema: receiptq; Owner: -
+--
+
+REVOKE ALL ON FUNCTION receiptq.move_owner(p_original_transaction_id text, p_to_user text, p_source text, p_order_id text, p_reason text) FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION notify_jobs_enqueued(); Type: ACL; Schema: receiptq; Owner: -
 --
 
@@ -2998,14 +3027,6 @@ GRANT ALL ON FUNCTION receiptq.receipt_digest(receipt text) TO receiptq_support;
 
 
 --
--- Name: FUNCTION record_purchase(p_job_id bigint, p_transaction_id text, p_original_transaction_id text, p_web_order_line_item_id text, p_user_id text, p_product_id text, p_quantity integer, p_purchase_date timestamp with time zone, p_expires_date timestamp with time zone, p_environment text, p_ownership_type text, p_order_id text, p_claimed_product_id text, p_product_type text, p_app_account_token uuid, p_claimed_app_account_token uuid, p_storefront text, p_price bigint, p_currency text, p_proven boolean, p_require_token boolean, OUT result text, OUT purchase_key text, OUT matched_order_id text, OUT unmatched boolean, OUT reason text); Type: ACL; Schema: receiptq; Owner: -
---
-
-REVOKE ALL ON FUNCTION receiptq.record_purchase(p_job_id bigint, p_transaction_id text, p_original_transaction_id text, p_web_order_line_item_id text, p_user_id text, p_product_id text, p_quantity integer, p_purchase_date timestamp with time zone, p_expires_date timestamp with time zone, p_environment text, p_ownership_type text, p_order_id text, p_claimed_product_id text, p_product_type text, p_app_account_token uuid, p_claimed_app_account_token uuid, p_storefront text, p_price bigint, p_currency text, p_proven boolean, p_require_token boolean, OUT result text, OUT purchase_key text, OUT matched_order_id text, OUT unmatched boolean, OUT reason text) FROM PUBLIC;
-GRANT ALL ON FUNCTION receiptq.record_purchase(p_job_id bigint, p_transaction_id text, p_original_transaction_id text, p_web_order_line_item_id text, p_user_id text, p_product_id text, p_quantity integer, p_purchase_date timestamp with time zone, p_expires_date timestamp with time zone, p_environment text, p_ownership_type text, p_order_id text, p_claimed_product_id text, p_product_type text, p_app_account_token uuid, p_claimed_app_account_token uuid, p_storefront text, p_price bigint, p_currency text, p_proven boolean, p_require_token boolean, OUT result text, OUT purchase_key text, OUT matched_order_id text, OUT unmatched boolean, OUT reason text) TO receiptq_worker;
-
-
---
 -- Name: FUNCTION refuse_audit_change(); Type: ACL; Schema: receiptq; Owner: -
 --
 
@@ -3020,11 +3041,11 @@ REVOKE ALL ON FUNCTION receiptq.schedule_reconciliation() FROM PUBLIC;
 
 
 --
--- Name: FUNCTION support_grant(p_actor text, p_why text, p_user_id text, p_product_id text, p_reference text, p_product_type text); Type: ACL; Schema: receiptq; Owner: -
+-- Name: FUNCTION support_grant(p_actor text, p_why text, p_user_id text, p_product_id text, p_reference text, p_product_type text, p_expires_at timestamp with time zone); Type: ACL; Schema: receiptq; Owner: -
 --
 
-REVOKE ALL ON FUNCTION receiptq.support_grant(p_actor text, p_why text, p_user_id text, p_product_id text, p_reference text, p_product_type text) FROM PUBLIC;
-GRANT ALL ON FUNCTION receiptq.support_grant(p_actor text, p_why text, p_user_id text, p_product_id text, p_reference text, p_product_type text) TO receiptq_support;
+REVOKE ALL ON FUNCTION receiptq.support_grant(p_actor text, p_why text, p_user_id text, p_product_id text, p_reference text, p_product_type text, p_expires_at timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION receiptq.support_grant(p_actor text, p_why text, p_user_id text, p_product_id text, p_reference text, p_product_type text, p_expires_at timestamp with time zone) TO receiptq_support;
 
 
 --
@@ -3041,6 +3062,14 @@ GRANT ALL ON FUNCTION receiptq.support_revoke(p_actor text, p_why text, p_purcha
 
 REVOKE ALL ON FUNCTION receiptq.support_transfer(p_actor text, p_why text, p_original_transaction_id text, p_to_user text) FROM PUBLIC;
 GRANT ALL ON FUNCTION receiptq.support_transfer(p_actor text, p_why text, p_original_transaction_id text, p_to_user text) TO receiptq_support;
+
+
+--
+-- Name: FUNCTION take_owner_by_token(p_original_transaction_id text, p_order_id text); Type: ACL; Schema: receiptq; Owner: -
+--
+
+REVOKE ALL ON FUNCTION receiptq.take_owner_by_token(p_original_transaction_id text, p_order_id text) FROM PUBLIC;
+GRANT ALL ON FUNCTION receiptq.take_owner_by_token(p_original_transaction_id text, p_order_id text) TO receiptq_worker;
 
 
 --
@@ -4185,6 +4214,16 @@ GRANT INSERT(app_account_token) ON TABLE receiptq.orders TO receiptq_api;
 
 GRANT SELECT ON TABLE receiptq.outcomes TO receiptq_scheduler;
 GRANT SELECT ON TABLE receiptq.outcomes TO receiptq_readonly;
+
+
+--
+-- Name: TABLE owners; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT,INSERT ON TABLE receiptq.owners TO receiptq_worker;
+GRANT SELECT ON TABLE receiptq.owners TO receiptq_api;
+GRANT SELECT ON TABLE receiptq.owners TO receiptq_scheduler;
+GRANT SELECT ON TABLE receiptq.owners TO receiptq_readonly;
 
 
 --

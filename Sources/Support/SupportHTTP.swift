@@ -95,6 +95,15 @@ extension Dictionary where Key == String, Value == Any {
         return string
     }
 
+    /// An ISO 8601 date and time (`2026-12-31T00:00:00Z`), or nil when absent.
+    func optionalDate(_ key: String) throws(SupportError) -> Date? {
+        guard let text = try optionalString(key), !text.isEmpty else { return nil }
+        guard let date = SupportOperations.parseDate(text) else {
+            throw SupportError(.invalid, "\(key) must be an ISO 8601 date and time, e.g. 2026-12-31T00:00:00Z")
+        }
+        return date
+    }
+
     func int(_ key: String) throws(SupportError) -> Int? {
         guard let value = self[key], !(value is NSNull) else { return nil }
         guard let number = value as? Int else { throw SupportError(.invalid, "\(key) must be an integer") }

@@ -162,10 +162,22 @@ public struct SupportOperations: Sendable {
 
     // MARK: ledger writes
 
-    public func grant(userID: String, productID: String, reference: String, productType: String?, _ action: SupportAction) async throws -> Int64 {
+    /// A manual grant; a subscription's access ends at `expiresAt` (`SupportLedger.accessEnd`).
+    public func grant(userID: String, productID: String, reference: String, productType: String?, expiresAt: Date? = nil,
+                      _ action: SupportAction) async throws -> Int64 {
         try await requireAdmin().withConnection {
-            try SupportLedger.grant(action, userID: userID, productID: productID, reference: reference, productType: productType, on: $0)
+            try SupportLedger.grant(action, userID: userID, productID: productID, reference: reference, productType: productType,
+                                    expiresAt: expiresAt, on: $0)
         }
+    }
+
+    /// An ISO 8601 date and time, with or without fractional seconds.
+    public static func parseDate(_ text: String) -> Date? {
+        let plain = ISO8601DateFormatter()
+        if let date = plain.date(from: text) { return date }
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return fractional.date(from: text)
     }
 
     public func revoke(purchaseKey: String, _ action: SupportAction) async throws -> Int64 {

@@ -25,6 +25,7 @@ struct OrderAndGrantTests {
         let api = try await APIHarness.start()
         // 25 grants for alice (one a second apart), a few for bob.
         for n in 0..<25 {
+            try await api.pool.query("INSERT INTO receiptq.owners (original_transaction_id, user_id, environment, source) VALUES ($1, $2, 'Production', 'proof') ON CONFLICT DO NOTHING", ["a\(n)", "alice"])
             try await api.pool.query("""
                 INSERT INTO receiptq.grants (transaction_id, original_transaction_id, purchase_key, job_id, user_id, product_id,
                                              environment, granted_at)
@@ -32,6 +33,7 @@ struct OrderAndGrantTests {
                 """, ["a\(n)", 25 - n])
         }
         for n in 0..<3 {
+            try await api.pool.query("INSERT INTO receiptq.owners (original_transaction_id, user_id, environment, source) VALUES ($1, $2, 'Production', 'proof') ON CONFLICT DO NOTHING", ["b\(n)", "bob"])
             try await api.pool.query("""
                 INSERT INTO receiptq.grants (transaction_id, original_transaction_id, purchase_key, job_id, user_id, product_id, environment)
                 VALUES ($1, $1, 'purchase:' || $1, 1, 'bob', 'gems', 'Production')
@@ -60,6 +62,7 @@ struct OrderAndGrantTests {
     func pagingWhileWriting() async throws {
         let api = try await APIHarness.start()
         for n in 0..<30 {
+            try await api.pool.query("INSERT INTO receiptq.owners (original_transaction_id, user_id, environment, source) VALUES ($1, $2, 'Production', 'proof') ON CONFLICT DO NOTHING", ["c\(n)", "carol"])
             try await api.pool.query("""
                 INSERT INTO receiptq.grants (transaction_id, original_transaction_id, purchase_key, job_id, user_id, product_id,
                                              environment, granted_at)
@@ -67,6 +70,7 @@ struct OrderAndGrantTests {
                 """, ["c\(n)"])   // the same instant: the purchase key breaks the tie
         }
         let first = try await api.get("/v1/users/carol/grants?limit=20")
+        try await api.pool.query("INSERT INTO receiptq.owners (original_transaction_id, user_id, environment, source) VALUES ($1, $2, 'Production', 'proof') ON CONFLICT DO NOTHING", ["new", "carol"])
         try await api.pool.query("""
             INSERT INTO receiptq.grants (transaction_id, original_transaction_id, purchase_key, job_id, user_id, product_id, environment)
             VALUES ('new', 'new', 'purchase:new', 1, 'carol', 'gems', 'Production')

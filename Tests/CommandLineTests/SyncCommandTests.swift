@@ -17,6 +17,7 @@ struct SyncCommandTests {
         // Two subscriptions' grants and a consumable's, written before triggers could see them (as at adoption).
         try await pool.query("ALTER TABLE receiptq.grants DISABLE TRIGGER grants_first_sighting")
         for (id, type) in [("s1", "auto_renewable"), ("s2", "auto_renewable"), ("c1", "consumable")] {
+            try await pool.query("INSERT INTO receiptq.owners (original_transaction_id, user_id, environment, source) VALUES ($1, $2, 'Production', 'proof') ON CONFLICT DO NOTHING", [id, "alice"])
             try await pool.query("""
                 INSERT INTO receiptq.grants (transaction_id, original_transaction_id, purchase_key, job_id, user_id, product_id, environment,
                                              product_type)

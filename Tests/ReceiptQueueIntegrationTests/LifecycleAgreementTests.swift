@@ -50,6 +50,7 @@ struct LifecycleAgreementTests {
                 // A job that says granted points at its ledger row (jobs_grant_check).
                 let heldKey: String? = [.granted, .alreadyGranted].contains(state) ? "held:" + transaction : nil
                 if let heldKey {
+                    try await fixture.pool.query("INSERT INTO receiptq.owners (original_transaction_id, user_id, environment, source) VALUES ($1, $2, 'Production', 'proof') ON CONFLICT DO NOTHING", [transaction, "u"])
                     try await fixture.pool.query("""
                         INSERT INTO receiptq.grants (transaction_id, original_transaction_id, job_id, user_id, product_id, environment,
                                                      purchase_key)
@@ -144,6 +145,7 @@ struct LifecycleAgreementTests {
     @Test func recordOutcomesAlreadyGranted() async throws {
         try await Self.check(.complete(.alreadyGranted)) { fixture, rows in
             for row in rows {
+                try await fixture.pool.query("INSERT INTO receiptq.owners (original_transaction_id, user_id, environment, source) VALUES ($1, $2, 'Production', 'proof') ON CONFLICT DO NOTHING", [row.transactionID, "u"])
                 try await fixture.pool.query("""
                     INSERT INTO receiptq.grants (transaction_id, original_transaction_id, job_id, user_id, product_id, environment,
                                                  purchase_key)
@@ -157,10 +159,12 @@ struct LifecycleAgreementTests {
     @Test func recordOutcomesOwnedElsewhere() async throws {
         try await Self.check(.complete(.ownedElsewhere)) { fixture, rows in
             for row in rows {
+                try await fixture.pool.query("INSERT INTO receiptq.owners (original_transaction_id, user_id, environment, source) VALUES ($1, $2, 'Production', 'proof') ON CONFLICT DO NOTHING", [row.transactionID, "someone-else"])
                 try await fixture.pool.query("""
                     INSERT INTO receiptq.grants (transaction_id, original_transaction_id, job_id, user_id, product_id, environment,
                                                  purchase_key)
-                    VALUES ($1, $1, 0, 'someone-else', 'p', 'Production', 'purchase:' || $1)
+                    VALUES ($1, $1, 0, (SELECT user_id FROM receiptq.owners WHERE original_transaction_id = $1), 'p', 'Production',
+                            'purchase:' || $1)
                     """, [row.transactionID])
             }
             _ = try await JobQueue(pool: fixture.pool, lifecycle: Self.lifecycle).record(rows.map { .granting($0.lease) }, worker: "w")

@@ -85,7 +85,7 @@ struct MigrationTests {
     @Test func theRepositorysRepeatableFilesLoadBesideTheMigrations() throws {
         let loaded = try Migration.load(from: ScratchDatabase.migrationsDirectory())
         let repeatables = loaded.filter { $0.kind == .repeatable }.map(\.name)
-        #expect(repeatables.contains("functions/record_purchase.sql") && repeatables.contains("views/queue_depth.sql"))
+        #expect(repeatables.contains("functions/move_owner.sql") && repeatables.contains("views/queue_depth.sql"))
         #expect(repeatables.firstIndex { $0.hasPrefix("views/") }! > repeatables.lastIndex { $0.hasPrefix("functions/") }!)
         #expect(loaded.prefix { $0.kind == .versioned }.count == loaded.filter { $0.kind == .versioned }.count, "numbered ones first")
     }

@@ -384,7 +384,7 @@ struct RoleTests {
         try await worker.withConnection { try WorkerHeartbeats.beat(worker: "w1", host: "h", pid: 1, interval: .seconds(5), on: $0) }
         #expect(try await worker.query("SELECT paused FROM receiptq.fleet_control")[0].decode("paused", as: Bool.self))
         for sql in ["UPDATE receiptq.fleet_control SET paused = false", "INSERT INTO receiptq.support_audit (actor, action, subject, why) VALUES ('w', 'x', 'y', 'z')",
-                    "SELECT receiptq.support_grant('w', 'why', 'u', 'p', 'r', NULL)"] {
+                    "SELECT receiptq.support_grant('w', 'why', 'u', 'p', 'r', 'consumable', NULL)"] {
             #expect(await Self.refusal(worker, sql) == Self.denied, "the worker role ran: \(sql)")
         }
         // Read-only: reads the audit log and the live workers; acts on nothing.

@@ -31,6 +31,7 @@ struct SubscriptionLedgerTests {
 
         /// A period granted to `user`, as the worker records it.
         func grant(_ transactionID: String, original: String = "1000", product: String, user: String = "u1", expires: Date) async throws {
+            try await fixture.pool.query("INSERT INTO receiptq.owners (original_transaction_id, user_id, environment, source) VALUES ($1, $2, 'Production', 'proof') ON CONFLICT DO NOTHING", [original, user])
             try await fixture.pool.query("""
                 INSERT INTO receiptq.grants (transaction_id, original_transaction_id, job_id, user_id, product_id, environment, purchase_key,
                                              product_type, expires_date)

@@ -68,6 +68,9 @@ struct SupportFixture {
     /// A ledger row as a worker would have written it.
     func grant(_ transaction: String, original: String? = nil, user: String, product: String = "com.example.pro",
                ownership: String = "PURCHASED", environment: String = "Production", key: String? = nil) async throws {
+        // Every grant names its original transaction's owner (grants_owner_fkey).
+        try await owner.query("INSERT INTO receiptq.owners (original_transaction_id, user_id, environment, source) VALUES ($1, $2, $3, 'proof') ON CONFLICT DO NOTHING",
+                              [original ?? transaction, user, environment])
         try await owner.query("""
             INSERT INTO receiptq.grants (transaction_id, original_transaction_id, job_id, user_id, product_id, environment, purchase_key,
                                          ownership_type, product_type)

@@ -25,10 +25,46 @@ struct SupportLedgerTests {
             // It is an entitlement like any other.
             #expect(try await fixture.operations.customer(userID: "u1").contains("com.example.gems"))
             // The same reference twice is refused, and nothing more is written.
-            await #expect(throws: SupportError.self) {
-                _ = try await fixture.operations.grant(userID: "u1", productID: "x", reference: "ticket-42", productType: nil, SupportFixture.action())
+            do {
+                _ = try await fixture.operations.grant(userID: "u1", productID: "x", reference: "ticket-42", productType: "consumable",
+                                                       SupportFixture.action())
+                Issue.record("granted the same reference twice")
+            } catch let error as SupportError {
+                #expect(error.kind == .conflict, "\(error)")
             }
             #expect(try await fixture.count("SELECT count(*) FROM receiptq.support_audit") == 1)
+        }
+    }
+
+    @Test func aManualGrantOfASubscriptionIsAnEntitlementUntilItsEndAndAGrantWithoutTypeOrEndIsRefusedByName() async throws {
+        try await withSupportFixture { fixture in
+            let ends = Date().addingTimeInterval(30 * 86_400)
+            _ = try await fixture.operations.grant(userID: "u1", productID: "com.example.monthly", reference: "t-sub", productType: "auto_renewable",
+                                                   expiresAt: ends, SupportFixture.action("outage compensation"))
+            _ = try await fixture.operations.grant(userID: "u1", productID: "com.example.pass", reference: "t-pass", productType: "non_renewing",
+                                                   expiresAt: try SupportLedger.accessEnd(expiresAt: nil, days: 7), SupportFixture.action())
+            let entitlements = try await fixture.owner.withConnection { try ListEntitlements.run(userID: "u1", on: $0) }
+            #expect(entitlements.map(\.productID).sorted() == ["com.example.monthly", "com.example.pass"])
+            let monthly = try #require(entitlements.first { $0.productID == "com.example.monthly" })
+            #expect(abs((monthly.expiresDate ?? .distantPast).timeIntervalSince(ends)) < 1)
+            #expect(try await fixture.count("""
+                SELECT count(*) FROM receiptq.events WHERE type = 'grant.granted_manually' AND body->>'expires_date' IS NOT NULL
+                """) == 2)
+            // Refused, each naming what is missing, and nothing written.
+            for (type, end, words) in [(nil, nil, "product_type"), ("auto_renewable", nil, "when its access ends"),
+                                       ("non_renewing", Date().addingTimeInterval(-60), "when its access ends"),
+                                       ("non_consumable", ends, "has no end")] as [(String?, Date?, String)] {
+                do {
+                    _ = try await fixture.operations.grant(userID: "u1", productID: "p", reference: "r-\(type ?? "none")", productType: type,
+                                                           expiresAt: end, SupportFixture.action())
+                    Issue.record("granted \(type ?? "no type") ending \(String(describing: end))")
+                } catch let error as SupportError {
+                    #expect(error.kind == .invalid && error.message.contains(words), "\(error)")
+                }
+            }
+            #expect(throws: SupportError.self) { try SupportLedger.accessEnd(expiresAt: ends, days: 3) }
+            #expect(throws: SupportError.self) { try SupportLedger.accessEnd(expiresAt: nil, days: 0) }
+            #expect(try await fixture.count("SELECT count(*) FROM receiptq.grants") == 2)
         }
     }
 
@@ -92,7 +128,7 @@ struct SupportLedgerTests {
 
     @Test func theAuditLogIsAppendOnlyForEveryRoleTheOwnerIncluded() async throws {
         try await withSupportFixture { fixture in
-            _ = try await fixture.operations.grant(userID: "u1", productID: "p", reference: "r1", productType: nil, SupportFixture.action())
+            _ = try await fixture.operations.grant(userID: "u1", productID: "p", reference: "r1", productType: "consumable", SupportFixture.action())
             for (pool, sql) in [(fixture.support, "UPDATE receiptq.support_audit SET why = 'nothing happened'"),
                                 (fixture.support, "DELETE FROM receiptq.support_audit"),
                                 (fixture.owner, "UPDATE receiptq.support_audit SET why = 'nothing happened'"),
@@ -136,7 +172,7 @@ struct SupportLedgerTests {
             // The read-only login cannot act at all, not even through the functions.
             do {
                 _ = try await fixture.readonly.withConnection {
-                    try SupportLedger.grant(SupportFixture.action(), userID: "u", productID: "p", reference: "r", productType: nil, on: $0)
+                    try SupportLedger.grant(SupportFixture.action(), userID: "u", productID: "p", reference: "r", productType: "consumable", on: $0)
                 }
                 Issue.record("the read-only login granted")
             } catch let error as PostgresError {

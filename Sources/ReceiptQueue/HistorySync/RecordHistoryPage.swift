@@ -5,10 +5,10 @@ import Postgres
 /// the page's revision: a walk cut short resumes after the last page recorded, never before it.
 ///
 /// Each transaction goes to the one ledger the way a renewal Apple notifies does: a
-/// signed-transaction job for its owner — the user of the order its Apple-signed appAccountToken
-/// names, else the latest owner of its original transaction in the ledger, else the user an
-/// operator named for a backfill (`receiptq sync --user-id`, vouched by the schema owner's login:
-/// `guard_history_sync_owner`) — which `RecordPurchases` grants once per purchase or period, by
+/// signed-transaction job for its owner (`PurchaseOwner`: a pending order its Apple-signed
+/// appAccountToken names, else its original transaction's owner, else any order the token names,
+/// else the user an operator named for a backfill — `receiptq sync --user-id`, vouched by the
+/// schema owner's login: `guard_history_sync_owner`) — which `RecordPurchases` grants once per purchase or period, by
 /// its ownership rules (a job already queued for the same user and transaction is that job: a
 /// re-run queues nothing twice). A transaction nobody owns yet is left for the app's submission
 /// with proof, never given to who asked for the sync: a customer's history holds every purchase of
@@ -43,20 +43,8 @@ public enum RecordHistoryPage {
           AND state = '\(HistorySyncState.syncing.rawValue)'
         RETURNING user_id, reason
         """
-    static let ownerSQL = """
-        SELECT owner.user_id, owner.order_id FROM (
-            (SELECT o.user_id, o.order_id, 1 AS rank FROM receiptq.orders o
-             WHERE $2::uuid IS NOT NULL AND o.app_account_token = $2::uuid)                        -- orders_app_account_token_idx
-            UNION ALL
-            (SELECT g.user_id, NULL::text AS order_id, 2 FROM receiptq.grants g
-             WHERE g.original_transaction_id = $1                                                 -- grants_original_idx
-             ORDER BY g.granted_at DESC LIMIT 1)
-            UNION ALL
-            (SELECT $3::text, NULL::text, 3 WHERE $3::text IS NOT NULL)
-        ) AS owner
-        ORDER BY owner.rank
-        LIMIT 1
-        """
+    /// Whose purchase it is (DESIGN: Ownership): `PurchaseOwner`, with the backfill's vouched user last.
+    static let ownerSQL = PurchaseOwner.sql(vouched: true)
 
     /// A refund in the history, recorded once: a new row, or one a reversal had closed (a refund
     /// again). A refund already open — notified, or seen by an earlier page — returns nothing, so

@@ -81,20 +81,8 @@ public enum ApplyNotification {
           AND (g.revocation_signed_at IS NULL OR g.revocation_signed_at < to_timestamp($5 / 1000.0))
         RETURNING g.user_id, g.purchase_key, \(grantJSON) AS data
         """
-    /// Whose purchase it is (DESIGN: Ownership): the user of the order carrying its Apple-signed
-    /// appAccountToken, else the user of its earlier grants (renewals, restores).
-    static let ownerSQL = """
-        SELECT owner.user_id, owner.order_id FROM (
-            (SELECT o.user_id, o.order_id, 1 AS rank FROM receiptq.orders o
-             WHERE $2::uuid IS NOT NULL AND o.app_account_token = $2::uuid)                        -- orders_app_account_token_idx
-            UNION ALL
-            (SELECT g.user_id, NULL::text AS order_id, 2 FROM receiptq.grants g
-             WHERE g.original_transaction_id = $1                                                 -- grants_original_idx
-             ORDER BY g.granted_at DESC LIMIT 1)
-        ) AS owner
-        ORDER BY owner.rank
-        LIMIT 1
-        """
+    /// Whose purchase it is (DESIGN: Ownership): `PurchaseOwner`.
+    static let ownerSQL = PurchaseOwner.sql()
     static let consumptionSQL = """
         INSERT INTO receiptq.consumption_requests (notification_uuid, transaction_id, environment, user_id, reason, deadline)
         VALUES ($1, $2, $3,

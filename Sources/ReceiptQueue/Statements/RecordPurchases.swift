@@ -5,16 +5,22 @@ import Postgres
 /// one row per purchase, with its owner and the order it fulfils, as `LedgerDecision` decides.
 ///
 /// 1. Computes each purchase's key and type (`receiptq.purchase_key`, the catalog's type first)
-///    and sorts the batch by them: the order of the advisory locks and of the decision.
-/// 2. Takes each key's lock (`receiptq.purchase:<key>`) in that order, so two writers of one
-///    purchase queue and two batches never wait on each other in a cycle.
+///    and sorts the batch by them: the order of the decision.
+/// 2. Takes each original transaction's lock (`receiptq.owner:<id>`) and each key's
+///    (`receiptq.purchase:<key>`), all sorted, so two writers of one purchase — or of two periods
+///    of one subscription — queue, and two batches never wait on each other in a cycle.
 /// 3. Reads, in statements that start after the locks (their snapshots see what the previous
-///    holder committed): the ledger's rows of these keys, and the orders the tokens and order ids
-///    name (`FOR UPDATE`, in order id order).
+///    holder committed): the owners of these original transactions, the ledger's rows of these
+///    keys, and the orders the tokens and order ids name (`FOR UPDATE`, in order id order).
 /// 4. Locks the oldest pending orders each user may fall back to, as many per product as the
 ///    batch has purchases looking for one (`FOR UPDATE SKIP LOCKED`: an order another writer holds
 ///    is that writer's).
-/// 5. Inserts the granted rows in one statement and fulfils their orders in another.
+/// 5. Moves the original transactions a token hands to another account
+///    (`receiptq.take_owner_by_token`), records the new owners, inserts the granted rows in one
+///    statement and fulfils their orders in another. Every grant names its original transaction's
+///    owner (`grants_owner_fkey`): a grant the decision got wrong cannot be written.
+///
+/// A batch in which a token moves an original transaction is written one purchase at a time.
 ///
 /// One statement per step for the whole batch: the ledger's write used to be a PL/pgSQL call per
 /// purchase (`receiptq.record_purchase`, kept for workers of the previous version), 7× the
@@ -22,7 +28,7 @@ import Postgres
 public enum RecordPurchases {
     /// Keys and types, in lock order; `ord` is the purchase's 1-based place in the arrays.
     static let keysSQL = """
-        SELECT c.ord, c.type,
+        SELECT c.ord, c.type, c.original_transaction_id,
                receiptq.purchase_key(c.transaction_id, c.original_transaction_id, c.web_order_line_item_id, c.type,
                                      c.ownership_type) AS purchase_key
         FROM (
@@ -36,16 +42,22 @@ public enum RecordPurchases {
         ORDER BY 3, c.transaction_id, c.ord
         """
     static let locksSQL = """
-        SELECT pg_advisory_xact_lock(hashtextextended('receiptq.purchase:' || k.key, 0))
-        FROM (SELECT DISTINCT unnest($1::text[]) AS key ORDER BY 1) AS k
+        SELECT pg_advisory_xact_lock(hashtextextended(k.key, 0))
+        FROM (SELECT DISTINCT key FROM (SELECT 'receiptq.owner:' || unnest($1::text[]) UNION ALL
+                                        SELECT 'receiptq.purchase:' || unnest($2::text[])) AS k(key)
+              ORDER BY 1) AS k
+        """
+    static let ownersSQL = """
+        SELECT original_transaction_id, user_id, order_id
+        FROM receiptq.owners WHERE original_transaction_id = ANY($1::text[])                      -- owners_pkey
         """
     /// The rows of these keys, and the legacy rows keyed by a transaction of the batch (a row may
     /// come twice: `LedgerDecision` keys them by purchase key).
     static let heldSQL = """
-        SELECT purchase_key, transaction_id, user_id, order_id, unmatched
+        SELECT purchase_key, transaction_id, original_transaction_id, user_id, order_id, unmatched
         FROM receiptq.grants WHERE purchase_key = ANY($1::text[])                         -- grants_pkey
         UNION ALL
-        SELECT purchase_key, transaction_id, user_id, order_id, unmatched
+        SELECT purchase_key, transaction_id, original_transaction_id, user_id, order_id, unmatched
         FROM receiptq.grants WHERE transaction_id = ANY($2::text[]) AND purchase_key LIKE 'transaction:%'   -- grants_transaction_idx
         """
     static let ordersSQL = """
@@ -66,6 +78,11 @@ public enum RecordPurchases {
             FOR UPDATE SKIP LOCKED
         ) AS o
         ORDER BY p.ord, o.created_at, o.order_id
+        """
+    static let moveSQL = "SELECT receiptq.take_owner_by_token($1, $2)"
+    static let newOwnersSQL = """
+        INSERT INTO receiptq.owners (original_transaction_id, user_id, environment, source, order_id)
+        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
         """
     static let insertSQL = """
         INSERT INTO receiptq.grants (job_id, transaction_id, original_transaction_id, web_order_line_item_id, user_id, product_id,
@@ -114,11 +131,17 @@ public enum RecordPurchases {
             ordered.append((entries[Int(ord) - 1], try row.decodeIfPresent("type"), try row.decode("purchase_key")))
         }
         let keys = ordered.map(\.key)
-        try connection.query(locksSQL, [keys])
+        let originals = Array(Set(candidates.map(\.originalTransactionID)))
+        try connection.query(locksSQL, [originals, keys])
 
+        var owners: [String: LedgerDecision.Owner] = [:]
+        for row in try connection.query(ownersSQL, [originals]) {
+            owners[try row.decode("original_transaction_id")] = .init(userID: try row.decode("user_id"), orderID: try row.decodeIfPresent("order_id"))
+        }
         var held: [LedgerDecision.HeldGrant] = []
         for row in try connection.query(heldSQL, [keys, ordered.map(\.entry.candidate.transactionID)]) {
             held.append(.init(purchaseKey: try row.decode("purchase_key"), transactionID: try row.decode("transaction_id"),
+                              originalTransactionID: try row.decode("original_transaction_id"),
                               userID: try row.decode("user_id"), orderID: try row.decodeIfPresent("order_id"),
                               unmatched: try row.decode("unmatched")))
         }
@@ -126,20 +149,31 @@ public enum RecordPurchases {
             LedgerDecision.Purchase(
                 jobID: item.entry.lease.id, userID: item.entry.lease.userID, transactionID: item.entry.candidate.transactionID,
                 productID: item.entry.candidate.productID, purchaseKey: item.key,
+                originalTransactionID: item.entry.candidate.originalTransactionID, environment: item.entry.candidate.environment,
                 family: item.entry.candidate.ownershipType == "FAMILY_SHARED", appleToken: item.entry.candidate.appAccountToken,
                 claimedToken: item.entry.lease.appAccountToken, claimedOrderID: item.entry.lease.orderID,
-                proven: item.entry.lease.isProof)
+                proven: item.entry.lease.isProof, vouched: item.entry.lease.kind == .transactionID && item.entry.lease.trustedClaim)
         }
-        // Only the purchases the ledger does not hold yet may name an order.
+        // Only the purchases the ledger does not hold yet may fulfil an order; Apple's token names
+        // whom any purchase is due to.
         let heldKeys = Set(held.map(\.purchaseKey))
         let heldTransactions = Set(held.filter { $0.purchaseKey.hasPrefix("transaction:") }.map(\.transactionID))
         let open = purchases.filter { !heldKeys.contains($0.purchaseKey) && !heldTransactions.contains($0.transactionID) }
-        let tokens = Array(Set(open.flatMap { [$0.appleToken, $0.claimedToken].compactMap { $0 } })).map(\.uuidString)
+        let tokens = Array(Set(purchases.compactMap(\.appleToken) + open.compactMap(\.claimedToken))).map(\.uuidString)
         let orderIDs = Array(Set(open.compactMap(\.claimedOrderID)))
         let orders = tokens.isEmpty && orderIDs.isEmpty ? [] : try connection.query(ordersSQL, [tokens, orderIDs]).map(Self.order)
 
         let decision = LedgerDecision(requireAppAccountToken: ownership.requireAppAccountToken)
-        let demand = decision.decide(purchases, held: held, orders: orders, now: now).fallbackDemand
+        let first = decision.decide(purchases, owners: owners, held: held, orders: orders, now: now)
+        if !first.moves.isEmpty && entries.count > 1 {
+            // A token moves an original transaction to another account partway through the batch:
+            // its grants before the move are the first owner's, those after the new one's, and
+            // the move carries the earlier ones along. Written one purchase at a time, in lock
+            // order, under the locks already held: rare (an upgrade bought from another account),
+            // and exactly what the batch means.
+            return try ordered.flatMap { try run([$0.entry], ownership: ownership, now: now, on: connection) }
+        }
+        let demand = first.fallbackDemand
         var pending: [LedgerDecision.UserProduct: [LedgerDecision.Order]] = [:]
         if !demand.isEmpty {
             let pairs = Array(demand)
@@ -148,8 +182,16 @@ public enum RecordPurchases {
                 pending[.init(userID: order.userID, productID: order.productID), default: []].append(order)
             }
         }
-        let outcome = decision.decide(purchases, held: held, orders: orders, pending: pending, now: now)
+        let outcome = decision.decide(purchases, owners: owners, held: held, orders: orders, pending: pending, now: now)
 
+        for move in outcome.moves {
+            try connection.query(moveSQL, [move.originalTransactionID, move.orderID])
+        }
+        if !outcome.newOwners.isEmpty {
+            let new = outcome.newOwners
+            try connection.query(newOwnersSQL, [new.map(\.originalTransactionID), new.map(\.userID), new.map(\.environment),
+                                                new.map(\.source.rawValue), new.map(\.orderID)])
+        }
         let granted = zip(ordered, outcome.verdicts).filter { $0.1.result == .granted }
         if !granted.isEmpty {
             try insert(granted.map { item in

@@ -34,12 +34,11 @@ public enum ApplySubscriptionFact {
         WHERE s.original_transaction_id = $1 AND s.environment = $2                     -- subscriptions_pkey
         FOR UPDATE
         """
-    /// The subscription's user: the user of its latest grant (its periods, restores and
-    /// upgrades share the original transaction).
+    /// The subscription's user: its original transaction's owner (its periods, restores and
+    /// upgrades share it; DESIGN: Ownership).
     static let ownerSQL = """
-        SELECT g.user_id FROM receiptq.grants g
-        WHERE g.original_transaction_id = $1 AND g.environment = $2                     -- grants_original_idx
-        ORDER BY g.granted_at DESC LIMIT 1
+        SELECT w.user_id FROM receiptq.owners w
+        WHERE w.original_transaction_id = $1                                            -- owners_pkey
         """
     static let upsertSQL = """
         INSERT INTO receiptq.subscriptions AS s (
@@ -77,11 +76,12 @@ public enum ApplySubscriptionFact {
         guard let step = model.apply(fact, to: current, now: now) else {
             return Result(changed: false, changes: [], events: [], corrections: [], subscription: current)
         }
+        // The row keeps its owner (receiptq.move_owner moves it too); a row without one asks the owners.
         let user: String?
         if let knownUser {
             user = knownUser
         } else {
-            user = try connection.query(ownerSQL, [fact.originalTransactionID, fact.environment]).first?.decode("user_id") ?? owner
+            user = try connection.query(ownerSQL, [fact.originalTransactionID]).first?.decode("user_id") ?? owner
         }
         // A user learning of the subscription only now hears where it stands, not a diff they never saw.
         let newlyKnown = knownUser == nil && user != nil && current != nil

@@ -126,11 +126,24 @@ struct SupportCommand: AsyncParsableCommand {
         @Option(help: "The app account.") var user: String
         @Option(help: "The product id.") var product: String
         @Option(help: "A unique reference (a ticket id): the grant's key is manual:<reference>.") var reference: String
-        @Option(help: "consumable, non_consumable, auto_renewable or non_renewing. Default: none.") var productType: String?
+        @Option(help: "consumable, non_consumable, auto_renewable or non_renewing (required).") var productType: String
+        @Option(help: "A subscription's end of access, ISO 8601 (2026-12-31T00:00:00Z); or --days.") var expiresAt: String?
+        @Option(help: "A subscription's access in days from now (1-3650); or --expires-at.") var days: Int?
+
+        func validate() throws {
+            guard SupportLedger.productTypes.contains(productType) else {
+                throw ValidationError("--product-type must be one of \(SupportLedger.productTypes.sorted().joined(separator: ", "))")
+            }
+            if let expiresAt, SupportOperations.parseDate(expiresAt) == nil {
+                throw ValidationError("--expires-at must be an ISO 8601 date and time, e.g. 2026-12-31T00:00:00Z")
+            }
+        }
+
         func run() async throws {
             let action = try actor.action()
+            let ends = try SupportLedger.accessEnd(expiresAt: expiresAt.flatMap(SupportOperations.parseDate), days: days)
             try await SupportSession.run(database: database, serverAPI: nil) {
-                "{\"purchase_key\": \"manual:\(reference)\", \"audit_id\": \(try await $0.grant(userID: user, productID: product, reference: reference, productType: productType, action))}"
+                "{\"purchase_key\": \"manual:\(reference)\", \"audit_id\": \(try await $0.grant(userID: user, productID: product, reference: reference, productType: productType, expiresAt: ends, action))}"
             }
         }
     }
