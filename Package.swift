@@ -114,11 +114,20 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // What the two HTTP fronts (the API and the support listener) share: path parameters read
+        // as the client meant them.
+        .target(
+            name: "HTTPFront",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
         // HTTP front: accepts receipts durably (group commit), serves results, orders, grants.
         .target(
             name: "API",
             dependencies: [
                 "AppleSignedData",
+                "HTTPFront",
                 .product(name: "Crypto", package: "swift-crypto"),
                 "Postgres",
                 "ReceiptQueue",
@@ -140,6 +149,7 @@ let package = Package(
             dependencies: [
                 "AppStoreServerAPI",
                 "AppleSignedData",
+                "HTTPFront",
                 "Postgres",
                 "ReceiptQueue",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -309,7 +319,7 @@ let package = Package(
         .testTarget(name: "WorkerUnitTests", dependencies: ["Worker", "ReceiptQueue", "AppStore", "AppStoreServerAPI", "AppleSignedData", "ClockTesting", "HTTPClient",
                                                     "WebhookSignature", .product(name: "Logging", package: "swift-log"),
                                                     .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
-        .testTarget(name: "APIUnitTests", dependencies: ["API"]),
+        .testTarget(name: "APIUnitTests", dependencies: ["API", "HTTPFront", .product(name: "Hummingbird", package: "hummingbird")]),
         .testTarget(name: "CommandSupportUnitTests", dependencies: ["CommandSupport", "AppleSignedData", .product(name: "Logging", package: "swift-log"),
                                                             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         .testTarget(

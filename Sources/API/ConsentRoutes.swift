@@ -26,7 +26,7 @@ struct ConsentRoutes<Context: RequestContext> {
     }
 
     func record(_ request: Request, context: Context) async throws -> Response {
-        let userID = try FieldRules.identifier(context.parameters.get("user_id"), "user_id")
+        let userID = try FieldRules.pathIdentifier(context.parameters, "user_id")
         let body = try await JSONBody.decode(Body.self, from: request, limit: 1024)
         let consented = body.consented
         let recordedAt = try await pool.withConnection { try RecordConsumptionConsent.run(userID: userID, consented: consented, on: $0) }

@@ -23,7 +23,7 @@ struct EntitlementRoutes<Context: RequestContext> {
     }
 
     func entitlements(context: Context) async throws -> Response {
-        let userID = try FieldRules.identifier(context.parameters.get("user_id"), "user_id")
+        let userID = try FieldRules.pathIdentifier(context.parameters, "user_id")
         let asOf = Date()
         let list = try await pool.withConnection { [billingRetryAccess] in try ListEntitlements.run(userID: userID, billingRetryAccess: billingRetryAccess, on: $0) }
         return try JSONBody.response(EntitlementList(userId: userID, entitlements: list, asOf: asOf))

@@ -44,7 +44,7 @@ struct HistorySyncRoutes<Context: RequestContext> {
     }
 
     func queue(_ request: Request, context: Context) async throws -> Response {
-        let userID = try FieldRules.identifier(context.parameters.get("user_id"), "user_id")
+        let userID = try FieldRules.pathIdentifier(context.parameters, "user_id")
         let body = try await JSONBody.decode(Body.self, from: request, limit: 1024)
         let original = try FieldRules.identifier(body.originalTransactionId, "original_transaction_id")
         guard original.unicodeScalars.count <= 64 else {

@@ -56,7 +56,7 @@ struct OrderRoutes<Context: RequestContext> {
     /// The user's grants, newest first, a page at a time (`?limit=`, default 100, at most 1000;
     /// `?cursor=` from the previous page's `next`).
     func grants(_ request: Request, context: Context) async throws -> Response {
-        let userID = try FieldRules.identifier(context.parameters.get("user_id"), "user_id")
+        let userID = try FieldRules.pathIdentifier(context.parameters, "user_id")
         let limit = try pageSize(request)
         var cursor: ListGrants.Cursor?
         if let token = request.uri.queryParameters.get("cursor") {

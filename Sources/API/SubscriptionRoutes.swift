@@ -21,7 +21,7 @@ struct SubscriptionRoutes<Context: RequestContext> {
     }
 
     func subscriptions(context: Context) async throws -> Response {
-        let userID = try FieldRules.identifier(context.parameters.get("user_id"), "user_id")
+        let userID = try FieldRules.pathIdentifier(context.parameters, "user_id")
         let asOf = Date()
         let list = try await pool.withConnection { try ListSubscriptions.run(userID: userID, on: $0) }
         return try JSONBody.response(SubscriptionList(userId: userID, subscriptions: list, asOf: asOf))

@@ -19,11 +19,13 @@ enum ConsoleHTML {
         return out
     }
 
+    /// `text` as one path component or query value: everything but RFC 3986's unreserved ASCII
+    /// escaped (`CharacterSet.alphanumerics` would let non-ASCII letters through raw).
     static func url(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
     }
+
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     static let navigation: [(String, String)] = [
         ("/console", "Overview"), ("/console/failures", "Failures"), ("/console/workers", "Workers"),

@@ -35,14 +35,14 @@ struct ConsoleRoutes: Sendable {
         page(router, "console/failures") { request, _, who in try await pages.failures(who, request: request) }
         page(router, "console/search") { request, _, who in try await pages.search(who, query: request.uri.queryParameters.get("q") ?? "") }
         page(router, "console/customers/:user_id") { request, context, who in
-            try await pages.customer(who, userID: try context.parameters.require("user_id"), flash: Self.flash(request))
+            try await pages.customer(who, userID: try context.parameters.id("user_id"), flash: Self.flash(request))
         }
         page(router, "console/purchases/:original_transaction_id") { request, context, who in
-            try await pages.purchase(who, originalTransactionID: try context.parameters.require("original_transaction_id"), flash: Self.flash(request))
+            try await pages.purchase(who, originalTransactionID: try context.parameters.id("original_transaction_id"), flash: Self.flash(request))
         }
-        page(router, "console/orders/:order_id") { _, context, who in try await pages.order(who, orderID: try context.parameters.require("order_id")) }
+        page(router, "console/orders/:order_id") { _, context, who in try await pages.order(who, orderID: try context.parameters.id("order_id")) }
         page(router, "console/jobs/:id") { request, context, who in
-            try await pages.job(who, id: try context.parameters.require("id"), flash: Self.flash(request))
+            try await pages.job(who, id: try context.parameters.id("id"), flash: Self.flash(request))
         }
         page(router, "console/workers") { request, _, who in try await pages.workers(who, flash: Self.flash(request)) }
         page(router, "console/webhooks") { request, _, who in try await pages.webhooks(who, flash: Self.flash(request)) }
@@ -50,7 +50,7 @@ struct ConsoleRoutes: Sendable {
         page(router, "console/rate-budget") { _, _, who in try await pages.rateBudget(who) }
         page(router, "console/audit") { request, _, who in try await pages.audit(who, filter: request.uri.queryParameters.get("q")) }
         router.post("console/actions/:action") { request, context in
-            try await self.act(request, action: try context.parameters.require("action"))
+            try await self.act(request, action: try context.parameters.id("action"))
         }
     }
 
@@ -108,9 +108,11 @@ struct ConsoleRoutes: Sendable {
             let moved = try await operations.discardJobs(ids: jobIDs, why)
             return "discarded \(moved.ids.count) job(s)" + (moved.audit.map { " (audit #\($0))" } ?? "")
         case "grant":
+            let days = value("duration_days").flatMap { $0.isEmpty ? nil : $0 }
+            guard days.map({ Int($0) != nil }) ?? true else { throw SupportError(.invalid, "duration_days must be a whole number of days") }
             let audit = try await operations.grant(userID: value("user_id") ?? "", productID: value("product_id") ?? "",
                                                    reference: value("reference") ?? "", productType: value("product_type").flatMap { $0.isEmpty ? nil : $0 },
-                                                   why)
+                                                   expiresAt: try SupportLedger.accessEnd(expiresAt: nil, days: days.flatMap { Int($0) }), why)
             return "granted \(value("product_id") ?? "") by hand (audit #\(audit))"
         case "revoke":
             return "revoked \(value("purchase_key") ?? "") (audit #\(try await operations.revoke(purchaseKey: value("purchase_key") ?? "", why)))"

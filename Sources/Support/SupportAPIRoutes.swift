@@ -15,23 +15,23 @@ struct SupportAPIRoutes: Sendable {
     func register(on router: Router<BasicRequestContext>) {
         let v1 = router.group("support/v1")
         v1.get("customers/:user_id") { request, context in
-            try await self.read(request) { try await operations.customer(userID: try context.parameters.require("user_id")) }
+            try await self.read(request) { try await operations.customer(userID: try context.parameters.id("user_id")) }
         }
         v1.get("purchases/:original_transaction_id") { request, context in
-            try await self.read(request) { try await operations.purchase(originalTransactionID: try context.parameters.require("original_transaction_id")) }
+            try await self.read(request) { try await operations.purchase(originalTransactionID: try context.parameters.id("original_transaction_id")) }
         }
         v1.get("purchases/:original_transaction_id/refunds") { request, context in
             try await self.read(request) {
-                try await operations.refundHistory(originalTransactionID: try context.parameters.require("original_transaction_id"))
+                try await operations.refundHistory(originalTransactionID: try context.parameters.id("original_transaction_id"))
             }
         }
         v1.get("orders/:order_id") { request, context in
-            try await self.read(request) { try await operations.lookUpOrder(try context.parameters.require("order_id")) }
+            try await self.read(request) { try await operations.lookUpOrder(try context.parameters.id("order_id")) }
         }
         v1.get("extensions/:product_id/:request_identifier") { request, context in
             try await self.read(request) {
-                try await operations.massExtensionStatus(productID: try context.parameters.require("product_id"),
-                                                         requestIdentifier: try context.parameters.require("request_identifier"),
+                try await operations.massExtensionStatus(productID: try context.parameters.id("product_id"),
+                                                         requestIdentifier: try context.parameters.id("request_identifier"),
                                                          environment: Self.environment(request.uri.queryParameters.get("environment")))
             }
         }
@@ -47,7 +47,7 @@ struct SupportAPIRoutes: Sendable {
 
         v1.post("purchases/:original_transaction_id/extend") { request, context in
             try await self.write(request) { body, action in
-                try await operations.extend(originalTransactionID: try context.parameters.require("original_transaction_id"),
+                try await operations.extend(originalTransactionID: try context.parameters.id("original_transaction_id"),
                                             days: try body.int("days") ?? 0, reason: try Self.reason(body.int("reason_code")),
                                             requestIdentifier: try body.optionalString("request_identifier"), action)
             }
@@ -62,21 +62,22 @@ struct SupportAPIRoutes: Sendable {
         }
         v1.post("grants") { request, _ in
             try await self.write(request) { body, action in
+                let ends = try SupportLedger.accessEnd(expiresAt: try body.optionalDate("expires_at"), days: try body.int("duration_days"))
                 let audit = try await operations.grant(userID: try body.string("user_id"), productID: try body.string("product_id"),
                                                        reference: try body.string("reference"), productType: try body.optionalString("product_type"),
-                                                       action)
+                                                       expiresAt: ends, action)
                 return "{\"purchase_key\": \(SupportOperations.json("manual:" + (try body.string("reference")))), \"audit_id\": \(audit)}"
             }
         }
         v1.post("grants/:purchase_key/revoke") { request, context in
             try await self.write(request) { _, action in
-                "{\"audit_id\": \(try await operations.revoke(purchaseKey: try context.parameters.require("purchase_key"), action))}"
+                "{\"audit_id\": \(try await operations.revoke(purchaseKey: try context.parameters.id("purchase_key"), action))}"
             }
         }
         v1.post("purchases/:original_transaction_id/transfer") { request, context in
             try await self.write(request) { body, action in
                 let uuid = try body.optionalString("app_account_token").map { try Self.uuid($0, "app_account_token must be a UUID") }
-                let audit = try await operations.transfer(originalTransactionID: try context.parameters.require("original_transaction_id"),
+                let audit = try await operations.transfer(originalTransactionID: try context.parameters.id("original_transaction_id"),
                                                           toUser: try body.string("to_user_id"), appAccountToken: uuid, action)
                 return "{\"audit_id\": \(audit)}"
             }
