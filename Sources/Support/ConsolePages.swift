@@ -104,8 +104,9 @@ struct ConsolePages: Sendable {
         body += form(who, "grant", back: back, label: "Grant by hand", fields: H.hidden("user_id", userID)
             + "<input name=\"product_id\" required placeholder=\"product id\" aria-label=\"product id\">"
             + "<input name=\"reference\" required placeholder=\"reference (ticket)\" aria-label=\"reference\">"
-            + "<select name=\"product_type\" aria-label=\"product type\"><option value=\"\">type?</option>"
-            + SupportLedger.productTypes.sorted().map { "<option>\($0)</option>" }.joined() + "</select>")
+            + "<select name=\"product_type\" required aria-label=\"product type\"><option value=\"\">type?</option>"
+            + SupportLedger.productTypes.sorted().map { "<option>\($0)</option>" }.joined() + "</select>"
+            + "<input name=\"duration_days\" type=\"number\" min=\"1\" max=\"3650\" placeholder=\"days (subscriptions)\" aria-label=\"days of access (subscriptions)\">")
         for section in ["subscriptions", "orders", "jobs", "notifications", "deliveries", "audit"] {
             body += "<h2>\(section.capitalized)</h2>" + H.table(view[section] as? [[String: Any]] ?? [], id: section, columns: Self.columns[section])
         }
