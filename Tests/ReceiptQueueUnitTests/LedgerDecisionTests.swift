@@ -12,10 +12,15 @@ struct LedgerDecisionTests {
     static let other = UUID(uuidString: "22222222-2222-2222-2222-222222222222")!
 
     static func purchase(_ job: Int64, user: String = "alice", key: String = "purchase:t1", transaction: String = "t1",
-                         product: String = "gems", family: Bool = false, apple: UUID? = nil, claimed: UUID? = nil,
-                         order: String? = nil, proven: Bool = true) -> Purchase {
-        Purchase(jobID: job, userID: user, transactionID: transaction, productID: product, purchaseKey: key, family: family,
-                 appleToken: apple, claimedToken: claimed, claimedOrderID: order, proven: proven)
+                         original: String? = nil, product: String = "gems", family: Bool = false, apple: UUID? = nil,
+                         claimed: UUID? = nil, order: String? = nil, proven: Bool = true, vouched: Bool = false) -> Purchase {
+        Purchase(jobID: job, userID: user, transactionID: transaction, productID: product, purchaseKey: key, originalTransactionID: original,
+                 family: family, appleToken: apple, claimedToken: claimed, claimedOrderID: order, proven: proven, vouched: vouched)
+    }
+
+    /// Period `n` of subscription `o1`: its own key and transaction, one original transaction.
+    static func period(_ job: Int64, _ n: Int, user: String = "alice", apple: UUID? = nil, proven: Bool = true) -> Purchase {
+        purchase(job, user: user, key: "period:\(n)", transaction: "p\(n)", original: "o1", product: "monthly", apple: apple, proven: proven)
     }
 
     @Test func aNewPurchaseWithProofGoesToItsSubmitterUnmatched() {
@@ -131,5 +136,75 @@ struct LedgerDecisionTests {
                                               pending: [pair: orders])
         #expect(outcome.verdicts[0].result == .granted && outcome.verdicts[0].orderID == nil)
         #expect(outcome.fulfilled.isEmpty && outcome.fallbackDemand.isEmpty)
+    }
+
+    // MARK: - One owner per original transaction, for its whole life
+
+    @Test func anyPeriodOfSomeoneElsesSubscriptionIsOwnedElsewhereAndNothingIsWritten() {
+        let owners = ["o1": LedgerDecision.Owner(userID: "alice")]
+        let held = [LedgerDecision.HeldGrant(purchaseKey: "period:2", transactionID: "p2", originalTransactionID: "o1", userID: "alice")]
+        // An older period, the held one, a newer one: none of them is another account's to take.
+        let outcome = LedgerDecision().decide([Self.period(1, 1, user: "mallory"), Self.period(2, 2, user: "mallory"),
+                                               Self.period(3, 3, user: "mallory")], owners: owners, held: held, orders: [])
+        #expect(outcome.verdicts.map(\.result) == [.ownedElsewhere, .ownedElsewhere, .ownedElsewhere])
+        #expect(outcome.verdicts.map(\.purchaseKey) == [nil, "period:2", nil], "a held row is named for ops, nothing new is")
+        #expect(outcome.newOwners.isEmpty && outcome.moves.isEmpty && outcome.fulfilled.isEmpty)
+    }
+
+    @Test func theOwnersNewPeriodIsGrantedEvenOnABareClaimAndTheirHeldOneIsAlreadyGranted() {
+        let owners = ["o1": LedgerDecision.Owner(userID: "alice")]
+        let held = [LedgerDecision.HeldGrant(purchaseKey: "period:1", transactionID: "p1", originalTransactionID: "o1", userID: "alice")]
+        let strict = LedgerDecision(requireAppAccountToken: true)
+        let outcome = strict.decide([Self.period(1, 1), Self.period(2, 2, proven: false)], owners: owners, held: held, orders: [])
+        #expect(outcome.verdicts.map(\.result) == [.alreadyGranted, .granted], "ownership was proven once; a renewal needs no token")
+        #expect(outcome.newOwners.isEmpty)
+    }
+
+    @Test func theFirstPeriodWithProofDecidesTheOwnerOfEveryPeriodInTheBatch() {
+        let outcome = LedgerDecision().decide([Self.period(1, 1, user: "bob", proven: false), Self.period(2, 2),
+                                               Self.period(3, 3, user: "mallory"), Self.period(4, 4)], held: [], orders: [])
+        #expect(outcome.verdicts.map(\.result) == [.unproven, .granted, .ownedElsewhere, .granted])
+        #expect(outcome.newOwners == [.init(originalTransactionID: "o1", userID: "alice", environment: "Production", source: .proof, orderID: nil)])
+    }
+
+    @Test func theOwnersSourceSaysHowItWasDecided() {
+        let orders = [Order(orderID: "o-token", userID: "alice", productID: "gems", appAccountToken: Self.token)]
+        let outcome = LedgerDecision().decide([Self.purchase(1, apple: Self.token),
+                                               Self.purchase(2, key: "purchase:t2", transaction: "t2", proven: true, vouched: true),
+                                               Self.purchase(3, key: "purchase:t3", transaction: "t3")], held: [], orders: orders)
+        #expect(outcome.newOwners.map(\.source) == [.token, .claim, .proof])
+        #expect(outcome.newOwners[0].orderID == "o-token")
+    }
+
+    @Test func aTokenNamingAnotherAccountsPendingOrderMovesTheWholeSubscriptionToIt() {
+        let owners = ["o1": LedgerDecision.Owner(userID: "alice")]
+        let held = [LedgerDecision.HeldGrant(purchaseKey: "period:1", transactionID: "p1", originalTransactionID: "o1", userID: "alice")]
+        let orders = [Order(orderID: "o-bob", userID: "bob", productID: "monthly", appAccountToken: Self.token)]
+        let outcome = LedgerDecision().decide([Self.period(1, 2, user: "alice", apple: Self.token), Self.period(2, 2, user: "bob", apple: Self.token),
+                                               Self.period(3, 1, user: "bob"), Self.period(4, 1, user: "alice")],
+                                              owners: owners, held: held, orders: orders)
+        #expect(outcome.verdicts.map(\.result) == [.ownedElsewhere, .granted, .alreadyGranted, .ownedElsewhere],
+                "the token's account takes it, with the periods held before; the old owner reads another account's")
+        #expect(outcome.moves == [.init(originalTransactionID: "o1", fromUserID: "alice", toUserID: "bob", orderID: "o-bob")])
+        #expect(outcome.verdicts[1].orderID == "o-bob" && outcome.fulfilled == ["o-bob"])
+        #expect(outcome.verdicts[0].reason?.contains("appAccountToken") == true)
+    }
+
+    @Test func aSpentOrdersTokenNeverMovesIt() {
+        // Support moved it to alice-new; every renewal still carries the token of alice's first order.
+        let owners = ["o1": LedgerDecision.Owner(userID: "alice-new")]
+        let orders = [Order(orderID: "o-alice", userID: "alice", productID: "monthly", state: .fulfilled, appAccountToken: Self.token)]
+        let outcome = LedgerDecision().decide([Self.period(1, 5, user: "alice", apple: Self.token), Self.period(2, 5, user: "alice-new", apple: Self.token)],
+                                              owners: owners, held: [], orders: orders)
+        #expect(outcome.verdicts.map(\.result) == [.ownedElsewhere, .granted])
+        #expect(outcome.moves.isEmpty)
+    }
+
+    @Test func aFamilyMembersOwnOriginalTransactionIsTheirsAlone() {
+        let owners = ["f1": LedgerDecision.Owner(userID: "child")]
+        let outcome = LedgerDecision().decide([Self.purchase(1, user: "child", key: "family:purchase:f1", transaction: "f1", family: true),
+                                               Self.purchase(2, user: "mallory", key: "family:purchase:f1", transaction: "f1", family: true)],
+                                              owners: owners, held: [], orders: [])
+        #expect(outcome.verdicts.map(\.result) == [.granted, .ownedElsewhere])
     }
 }

@@ -39,9 +39,12 @@ public struct FakeSubscriptionChange: Codable, Sendable, Equatable {
     public var reason: String?
     /// price-increase: pending (default) or agreed.
     public var consent: String?
+    /// upgrade: the appAccountToken the app passed to this purchase (StoreKit signs it into the
+    /// new period and every renewal after it); absent: the subscription's keeps.
+    public var appAccountToken: String?
 
     public init(originalTransactionId: String, environment: String? = nil, action: Action, productId: String? = nil,
-                graceDays: Int? = nil, reason: String? = nil, consent: String? = nil) {
+                graceDays: Int? = nil, reason: String? = nil, consent: String? = nil, appAccountToken: String? = nil) {
         self.originalTransactionId = originalTransactionId
         self.environment = environment
         self.action = action
@@ -49,6 +52,7 @@ public struct FakeSubscriptionChange: Codable, Sendable, Equatable {
         self.graceDays = graceDays
         self.reason = reason
         self.consent = consent
+        self.appAccountToken = appAccountToken
     }
 }
 
@@ -115,6 +119,10 @@ extension FakePurchases {
                 next.isUpgraded = nil
                 next.autoRenewProductId = nil
                 next.autoRenewStatus = 1
+                if let token = change.appAccountToken {
+                    guard UUID(uuidString: token) != nil else { throw FakeAdminError.badRequest("appAccountToken must be a UUID") }
+                    next.appAccountToken = token.lowercased()
+                }
                 Self.insert(next, into: &state)
                 return FakeSubscriptionChangeResult(purchase: next, notificationType: "DID_CHANGE_RENEWAL_PREF", subtype: "UPGRADE")
             case .downgrade:

@@ -97,6 +97,14 @@ public struct LedgerDecision: Sendable {
         public var environment: String
         public var source: OwnerSource
         public var orderID: String?
+
+        public init(originalTransactionID: String, userID: String, environment: String, source: OwnerSource, orderID: String?) {
+            self.originalTransactionID = originalTransactionID
+            self.userID = userID
+            self.environment = environment
+            self.source = source
+            self.orderID = orderID
+        }
     }
 
     /// An original transaction a token naming another account's pending order moves to it
@@ -106,6 +114,13 @@ public struct LedgerDecision: Sendable {
         public var fromUserID: String
         public var toUserID: String
         public var orderID: String
+
+        public init(originalTransactionID: String, fromUserID: String, toUserID: String, orderID: String) {
+            self.originalTransactionID = originalTransactionID
+            self.fromUserID = fromUserID
+            self.toUserID = toUserID
+            self.orderID = orderID
+        }
     }
 
     /// A ledger row already written.
