@@ -235,6 +235,7 @@ let package = Package(
                 "APITesting",
                 "PostgresTesting",
                 "ReceiptQueueTesting",
+                "OwnershipModel",
                 "WebhookReceiver",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -242,6 +243,10 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // Test equipment: the reference model of ownership (DESIGN: Ownership) with its seeded
+        // history generator and shrinker; `receiptq-lab fraud --model` plays its histories against
+        // the real system. Pure: no dependency.
+        .target(name: "OwnershipModel"),
         // How a webhook delivery is signed and checked (Standard Webhooks, HMAC-SHA256), for the
         // deliverer, `receiptq webhooks` and receivers.
         .target(
@@ -316,6 +321,7 @@ let package = Package(
         ),
         .testTarget(name: "AppStoreServerAPIUnitTests", dependencies: ["AppStoreServerAPI"]),
         .testTarget(name: "ReceiptQueueUnitTests", dependencies: ["ReceiptQueue"]),
+        .testTarget(name: "OwnershipModelTests", dependencies: ["OwnershipModel"]),
         .testTarget(name: "WorkerUnitTests", dependencies: ["Worker", "ReceiptQueue", "AppStore", "AppStoreServerAPI", "AppleSignedData", "ClockTesting", "HTTPClient",
                                                     "WebhookSignature", .product(name: "Logging", package: "swift-log"),
                                                     .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),

@@ -17,7 +17,7 @@ import Foundation
 /// | `POST /fake/admin/signed-transaction` `{transactionId, environment?}` | what StoreKit 2 hands the app now: `{signedTransaction}` | – |
 /// | `POST /fake/admin/receipts` `FakeReceipt` (JSON) | mints it as a real PKCS #7 app receipt signed by the test CA: `{"receipt_data"}`; with `?format=ios6`, its first purchase as an iOS 6 transaction receipt | – |
 /// | `POST /fake/admin/faults` `FakeFault` | answers the next requests with a failure | – |
-/// | `GET /fake/admin/purchases`, `/notifications`, `/consumption` | lists | – |
+/// | `GET /fake/admin/purchases`, `/notifications` (`?customer=`, repeatable: theirs only), `/consumption` | lists | – |
 extension FakeServerAPI {
     /// Buys, and sends the notification Apple would unless `request.notify` is false.
     public func buy(_ request: FakePurchaseRequest) throws -> FakePurchase {
@@ -99,7 +99,10 @@ extension FakeServerAPI {
         do {
             switch (method, path) {
             case ("GET", "/fake/admin/purchases"): return .json(200, purchases.all())
-            case ("GET", "/fake/admin/notifications"): return .json(200, notifications.all())
+            case ("GET", "/fake/admin/notifications"):
+                // `?customer=` (repeatable): only those customers' (a test's own, among many).
+                let customers = Set(query.filter { $0.0 == "customer" }.map(\.1))
+                return .json(200, customers.isEmpty ? notifications.all() : notifications.all().filter { $0.customer.map(customers.contains) == true })
             case ("GET", "/fake/admin/consumption"): return .json(200, consumptionReports())
             case ("POST", "/fake/admin/purchases"): return .json(201, try buy(decode(FakePurchaseRequest.self, body)))
             case ("POST", "/fake/admin/receipts"):

@@ -30,17 +30,17 @@ final class FraudFake: Sendable {
     }
 
     /// The child's command line: every flag the fleet relies on.
-    static func arguments(latency: String, keyFile: String, notificationURL: String, rootPath: String) -> [String] {
+    /// `notificationURL` nil: notifications are kept, not sent (`GET /fake/admin/notifications`).
+    static func arguments(latency: String, keyFile: String, notificationURL: String?, rootPath: String) -> [String] {
         ["--port", "0", "--latency", latency, "--api-latency", latency,
          "--bundle-id", FraudFleet.bundleID, "--app-apple-id", "\(FraudFleet.appAppleID)",
-         "--api-key", keyFile, "--api-key-id", FraudFleet.keyID, "--issuer-id", FraudFleet.issuerID,
-         "--notification-url", notificationURL,
-         "--notification-retry-compression", "\(ChaosNotifications.retryCompression)",
-         "--root-out", rootPath]
+         "--api-key", keyFile, "--api-key-id", FraudFleet.keyID, "--issuer-id", FraudFleet.issuerID]
+            + (notificationURL.map { ["--notification-url", $0, "--notification-retry-compression", "\(ChaosNotifications.retryCompression)"] } ?? [])
+            + ["--root-out", rootPath]
     }
 
     /// Starts the child and returns once it has printed its URLs (its log: `fake-appstore.log`).
-    static func start(logs: URL, latency: String, keyFile: String, notificationURL: String) throws -> FraudFake {
+    static func start(logs: URL, latency: String, keyFile: String, notificationURL: String?) throws -> FraudFake {
         let rootPath = logs.appendingPathComponent("fake-root.pem").path
         try? FileManager.default.removeItem(atPath: rootPath)
         let output = Pipe()

@@ -41,9 +41,11 @@ struct FraudFleet: Sendable {
     let logs: URL
 
     /// Starts everything and returns once the API answers. `migrationsDirectory` is passed to the
-    /// API (its readiness check), as the chaos suite does.
+    /// API (its readiness check), as the chaos suite does. `notifications` false: the fake keeps
+    /// Apple's notifications for the caller to deliver (the ownership model drops, repeats and
+    /// reorders them); `verifiers`: the workers to start.
     static func start(scratch: ScratchDatabase, logs: URL, latency: String, migrationsDirectory: String?,
-                      http: HTTPClient) async throws -> FraudFleet {
+                      http: HTTPClient, notifications: Bool = true, verifiers: [Verifier] = Verifier.allCases) async throws -> FraudFleet {
         try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
         let key = P256.Signing.PrivateKey()
         let keyFile = logs.appendingPathComponent("fake-key.p8").path
@@ -53,10 +55,10 @@ struct FraudFleet: Sendable {
         }
         let apiPort = try FreePort.pick()
         let fake = try FraudFake.start(logs: logs, latency: latency, keyFile: keyFile,
-                                       notificationURL: "http://127.0.0.1:\(apiPort)/v1/apple/notifications")
+                                       notificationURL: notifications ? "http://127.0.0.1:\(apiPort)/v1/apple/notifications" : nil)
         do {
             return try await start(fake: fake, scratch: scratch, logs: logs, keyFile: keyFile, apiPort: apiPort,
-                                   migrationsDirectory: migrationsDirectory, http: http)
+                                   migrationsDirectory: migrationsDirectory, http: http, verifiers: verifiers)
         } catch {
             await fake.stop()
             throw error
@@ -65,7 +67,7 @@ struct FraudFleet: Sendable {
 
     /// The product's processes, around a running fake.
     private static func start(fake: FraudFake, scratch: ScratchDatabase, logs: URL, keyFile: String, apiPort: Int,
-                              migrationsDirectory: String?, http: HTTPClient) async throws -> FraudFleet {
+                              migrationsDirectory: String?, http: HTTPClient, verifiers: [Verifier]) async throws -> FraudFleet {
         let token = Self.randomHex(), trustedToken = Self.randomHex()
         var urls: [ProcessRole: String] = [:]
         for role in [ProcessRole.api, .worker, .scheduler] { urls[role] = try await scratch.connectionString(as: role) }
@@ -82,7 +84,7 @@ struct FraudFleet: Sendable {
                                trustedToken: trustedToken, logs: logs)
         do {
             try processes.start(.api)
-            for verifier in Verifier.allCases { try processes.start(verifier.role) }
+            for verifier in verifiers { try processes.start(verifier.role) }
             try processes.start(.scheduler(0))
             try await fleet.waitForAPI(http)
         } catch {
