@@ -270,6 +270,8 @@ DECLARE
     v_from text;
     v_keys jsonb;
 BEGIN
+    -- The ledger's write holds this lock for the original transaction while it decides (RecordPurchases).
+    PERFORM pg_advisory_xact_lock(hashtextextended('receiptq.owner:' || p_original_transaction_id, 0));
     SELECT user_id INTO v_from FROM receiptq.owners WHERE original_transaction_id = p_original_transaction_id FOR UPDATE;   -- owners_pkey
     IF NOT FOUND THEN
         RAISE EXCEPTION 'original transaction % has no owner', p_original_transaction_id USING ERRCODE = 'no_data_found';
@@ -1685,9 +1687,11 @@ CREATE TABLE receiptq.owners (
     environment text NOT NULL,
     source text NOT NULL,
     order_id text,
+    ownership_type text DEFAULT 'PURCHASED'::text NOT NULL,
     decided_at timestamp with time zone DEFAULT now() NOT NULL,
     changed_at timestamp with time zone DEFAULT now() NOT NULL,
     CONSTRAINT owners_environment_check CHECK ((environment = ANY (ARRAY['Production'::text, 'Sandbox'::text]))),
+    CONSTRAINT owners_ownership_type_check CHECK ((ownership_type = ANY (ARRAY['PURCHASED'::text, 'FAMILY_SHARED'::text]))),
     CONSTRAINT owners_source_check CHECK ((source = ANY (ARRAY['token'::text, 'proof'::text, 'claim'::text, 'transfer'::text, 'manual'::text, 'migration'::text])))
 );
 
@@ -1711,6 +1715,13 @@ COMMENT ON COLUMN receiptq.owners.source IS 'How the owner was decided: token (a
 --
 
 COMMENT ON COLUMN receiptq.owners.order_id IS 'The order that decided it (its token, or the order the first grant fulfilled); NULL when none.';
+
+
+--
+-- Name: COLUMN owners.ownership_type; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.owners.ownership_type IS 'PURCHASED, or FAMILY_SHARED (a family member''s access): as its first grant said it. Every later purchase key of the original transaction follows it — a receipt made before iOS 14 names no ownership type, the signed transaction of the same period does: one purchase, one key.';
 
 
 --

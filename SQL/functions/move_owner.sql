@@ -20,6 +20,8 @@ DECLARE
     v_from text;
     v_keys jsonb;
 BEGIN
+    -- The ledger's write holds this lock for the original transaction while it decides (RecordPurchases).
+    PERFORM pg_advisory_xact_lock(hashtextextended('receiptq.owner:' || p_original_transaction_id, 0));
     SELECT user_id INTO v_from FROM receiptq.owners WHERE original_transaction_id = p_original_transaction_id FOR UPDATE;   -- owners_pkey
     IF NOT FOUND THEN
         RAISE EXCEPTION 'original transaction % has no owner', p_original_transaction_id USING ERRCODE = 'no_data_found';

@@ -37,6 +37,7 @@ CREATE TABLE receiptq.owners (
     environment             text NOT NULL CHECK (environment IN ('Production', 'Sandbox')),
     source                  text NOT NULL CHECK (source IN ('token', 'proof', 'claim', 'transfer', 'manual', 'migration')),
     order_id                text,
+    ownership_type          text NOT NULL DEFAULT 'PURCHASED' CHECK (ownership_type IN ('PURCHASED', 'FAMILY_SHARED')),
     decided_at              timestamptz NOT NULL DEFAULT now(),
     changed_at              timestamptz NOT NULL DEFAULT now(),
     UNIQUE (original_transaction_id, user_id)
@@ -46,6 +47,8 @@ COMMENT ON TABLE receiptq.owners IS
     'Whose purchase each original transaction is, for its whole life (DESIGN: Ownership): every period, renewal, upgrade, restore, notification and status check follows this user. Written with the first grant; moved only by support''s transfer or an Apple-signed appAccountToken naming another account''s pending order (receiptq.move_ownership).';
 COMMENT ON COLUMN receiptq.owners.source IS
     'How the owner was decided: token (an Apple-signed appAccountToken names the user''s order), proof (the first submitter with a receipt or signed transaction), claim (a transaction id from a backend trusted for claims), transfer (support, or a token naming a new order), manual (support''s manual grant), migration (0035: the user of the first grant).';
+COMMENT ON COLUMN receiptq.owners.ownership_type IS
+    'PURCHASED, or FAMILY_SHARED (a family member''s access): as its first grant said it. Every later purchase key of the original transaction follows it — a receipt made before iOS 14 names no ownership type, the signed transaction of the same period does: one purchase, one key.';
 COMMENT ON COLUMN receiptq.owners.order_id IS
     'The order that decided it (its token, or the order the first grant fulfilled); NULL when none.';
 
@@ -58,10 +61,10 @@ GRANT SELECT ON receiptq.owners TO receiptq_api, receiptq_scheduler, receiptq_re
 -- ---------------------------------------------------------------------------------------------
 -- Existing grants: one owner per original transaction, the user of its first grant.
 -- ---------------------------------------------------------------------------------------------
-INSERT INTO receiptq.owners (original_transaction_id, user_id, environment, source, order_id, decided_at, changed_at)
+INSERT INTO receiptq.owners (original_transaction_id, user_id, environment, source, order_id, ownership_type, decided_at, changed_at)
 SELECT DISTINCT ON (g.original_transaction_id)
        g.original_transaction_id, g.user_id, g.environment, CASE WHEN g.manual_by IS NULL THEN 'migration' ELSE 'manual' END,
-       g.order_id, g.granted_at, now()
+       g.order_id, g.ownership_type, g.granted_at, now()
 FROM receiptq.grants g
 ORDER BY g.original_transaction_id, g.granted_at, g.job_id;
 

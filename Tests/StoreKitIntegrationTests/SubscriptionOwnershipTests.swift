@@ -199,4 +199,25 @@ struct SubscriptionOwnershipTests {
             try await runner.stop()
         }
     }
+
+    @Test("a family member's subscription period is one purchase whether it comes signed or in a receipt")
+    func familyPeriodSignedThenInAReceipt() async throws {
+        try await withPipeline { pipeline in
+            try await Self.catalog(pipeline)
+            let runner = try pipeline.startRunner(serverAPI: false)
+            let receipts = try pipeline.startReceiptWorker()
+            let bought = try pipeline.buy(Self.basic, type: .autoRenewable, customer: "parent", expiresInSeconds: 3600)
+            let shared = try pipeline.fake.serverAPI.familyShare(transactionId: bought.transactionId, with: "child")
+            let signed = try await pipeline.final(try #require(try await pipeline.submit(signed: pipeline.signed(shared), user: "child-account").id))
+            #expect(Self.verdict(signed) == "delivered", "\(signed)")
+            let receipt = SubmissionFactsTests.receipt([shared], created: Date())
+            let again = try await SubmissionFactsTests.submit(pipeline, receipt, shared, user: "child-account")
+            #expect(Self.verdict(again) == "already_delivered", "\(again)")
+            let other = try await SubmissionFactsTests.submit(pipeline, receipt, shared, user: "someone")
+            #expect(Self.verdict(other) == "owned_by_another_user", "\(other)")
+            #expect(try await pipeline.count("SELECT count(*) AS count FROM receiptq.grants") == 1)
+            try await receipts.stop()
+            try await runner.stop()
+        }
+    }
 }

@@ -97,13 +97,17 @@ public struct LedgerDecision: Sendable {
         public var environment: String
         public var source: OwnerSource
         public var orderID: String?
+        /// A family member's access (FAMILY_SHARED): its every purchase key says so from now on.
+        public var family: Bool
 
-        public init(originalTransactionID: String, userID: String, environment: String, source: OwnerSource, orderID: String?) {
+        public init(originalTransactionID: String, userID: String, environment: String, source: OwnerSource, orderID: String?,
+                    family: Bool = false) {
             self.originalTransactionID = originalTransactionID
             self.userID = userID
             self.environment = environment
             self.source = source
             self.orderID = orderID
+            self.family = family
         }
     }
 
@@ -339,7 +343,8 @@ public struct LedgerDecision: Sendable {
                 let source: OwnerSource = tokenOrder != nil ? .token : purchase.vouched ? .claim : .proof
                 let decidedBy = tokenOrder?.orderID ?? matched?.orderID
                 outcome.newOwners.append(NewOwner(originalTransactionID: original, userID: purchase.userID,
-                                                  environment: purchase.environment, source: source, orderID: decidedBy))
+                                                  environment: purchase.environment, source: source, orderID: decidedBy,
+                                                  family: purchase.family))
                 owners[original] = Owner(userID: purchase.userID, orderID: decidedBy)
             }
             verdict.purchaseKey = purchase.purchaseKey

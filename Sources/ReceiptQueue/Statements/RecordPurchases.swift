@@ -4,14 +4,18 @@ import Postgres
 /// Writes a batch's verified purchases to the ledger, set-based, inside the caller's transaction:
 /// one row per purchase, with its owner and the order it fulfils, as `LedgerDecision` decides.
 ///
-/// 1. Computes each purchase's key and type (`receiptq.purchase_key`, the catalog's type first)
-///    and sorts the batch by them: the order of the decision.
-/// 2. Takes each original transaction's lock (`receiptq.owner:<id>`) and each key's
-///    (`receiptq.purchase:<key>`), all sorted, so two writers of one purchase — or of two periods
-///    of one subscription — queue, and two batches never wait on each other in a cycle.
-/// 3. Reads, in statements that start after the locks (their snapshots see what the previous
-///    holder committed): the owners of these original transactions, the ledger's rows of these
-///    keys, and the orders the tokens and order ids name (`FOR UPDATE`, in order id order).
+/// 1. Takes each original transaction's lock (`receiptq.owner:<id>`), sorted, so two writers of
+///    one purchase — or of two periods of one subscription — queue, and two batches never wait on
+///    each other in a cycle. Every purchase key belongs to one original transaction: its lock
+///    covers them all.
+/// 2. Computes, in a statement that starts after the locks (its snapshot sees what the previous
+///    holder committed), each purchase's key and type (`receiptq.purchase_key`: the catalog's type
+///    first; Family Sharing as its original transaction's owner row says, once it has one — a
+///    receipt made before iOS 14 names no ownership type, and the signed transaction of the same
+///    period does: one purchase, one key), with its original transaction's owner; sorts the batch
+///    by key: the order of the decision.
+/// 3. Reads the ledger's rows of these keys, and the orders the tokens and order ids name
+///    (`FOR UPDATE`, in order id order).
 /// 4. Locks the oldest pending orders each user may fall back to, as many per product as the
 ///    batch has purchases looking for one (`FOR UPDATE SKIP LOCKED`: an order another writer holds
 ///    is that writer's).
@@ -20,36 +24,34 @@ import Postgres
 ///    statement and fulfils their orders in another. Every grant names its original transaction's
 ///    owner (`grants_owner_fkey`): a grant the decision got wrong cannot be written.
 ///
-/// A batch in which a token moves an original transaction is written one purchase at a time.
+/// A batch in which a token moves an original transaction, or which names a new one both
+/// purchased and family-shared, is written one purchase at a time.
 ///
 /// One statement per step for the whole batch: the ledger's write used to be a PL/pgSQL call per
 /// purchase (`receiptq.record_purchase`, kept for workers of the previous version), 7× the
 /// database time of these statements for a batch of 500 (issue 30).
 public enum RecordPurchases {
-    /// Keys and types, in lock order; `ord` is the purchase's 1-based place in the arrays.
+    static let locksSQL = """
+        SELECT pg_advisory_xact_lock(hashtextextended('receiptq.owner:' || o.id, 0))
+        FROM (SELECT DISTINCT unnest($1::text[]) AS id ORDER BY 1) AS o
+        """
+    /// Keys, types, ownership types and owners, in decision order; `ord` is the purchase's
+    /// 1-based place in the arrays.
     static let keysSQL = """
-        SELECT c.ord, c.type, c.original_transaction_id,
+        SELECT c.ord, c.type, c.ownership_type, c.owner, c.owner_order,
                receiptq.purchase_key(c.transaction_id, c.original_transaction_id, c.web_order_line_item_id, c.type,
                                      c.ownership_type) AS purchase_key
         FROM (
-            SELECT c.ord, c.transaction_id, c.original_transaction_id, c.web_order_line_item_id, c.ownership_type,
+            SELECT c.ord, c.transaction_id, c.original_transaction_id, c.web_order_line_item_id,
+                   coalesce(w.ownership_type, c.ownership_type) AS ownership_type, w.user_id AS owner, w.order_id AS owner_order,
                    coalesce(p.type, c.product_type, CASE WHEN c.expires THEN 'auto_renewable' END) AS type
             FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bool[]) WITH ORDINALITY
                 AS c(transaction_id, original_transaction_id, web_order_line_item_id, product_id, product_type, ownership_type,
                      expires, ord)
             LEFT JOIN receiptq.products p ON p.product_id = c.product_id                 -- products_pkey
+            LEFT JOIN receiptq.owners w ON w.original_transaction_id = c.original_transaction_id   -- owners_pkey
         ) AS c
-        ORDER BY 3, c.transaction_id, c.ord
-        """
-    static let locksSQL = """
-        SELECT pg_advisory_xact_lock(hashtextextended(k.key, 0))
-        FROM (SELECT DISTINCT key FROM (SELECT 'receiptq.owner:' || unnest($1::text[]) UNION ALL
-                                        SELECT 'receiptq.purchase:' || unnest($2::text[])) AS k(key)
-              ORDER BY 1) AS k
-        """
-    static let ownersSQL = """
-        SELECT original_transaction_id, user_id, order_id
-        FROM receiptq.owners WHERE original_transaction_id = ANY($1::text[])                      -- owners_pkey
+        ORDER BY purchase_key, c.transaction_id, c.ord
         """
     /// The rows of these keys, and the legacy rows keyed by a transaction of the batch (a row may
     /// come twice: `LedgerDecision` keys them by purchase key).
@@ -81,8 +83,8 @@ public enum RecordPurchases {
         """
     static let moveSQL = "SELECT receiptq.take_owner_by_token($1, $2)"
     static let newOwnersSQL = """
-        INSERT INTO receiptq.owners (original_transaction_id, user_id, environment, source, order_id)
-        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
+        INSERT INTO receiptq.owners (original_transaction_id, user_id, environment, source, order_id, ownership_type)
+        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
         """
     static let insertSQL = """
         INSERT INTO receiptq.grants (job_id, transaction_id, original_transaction_id, web_order_line_item_id, user_id, product_id,
@@ -121,23 +123,29 @@ public enum RecordPurchases {
                            on connection: PostgresConnection) throws -> [LedgerDecision.Verdict] {
         guard !entries.isEmpty else { return [] }
         let candidates = entries.map(\.candidate)
-        var ordered: [(entry: Entry, type: String?, key: String)] = []
+        try connection.query(locksSQL, [candidates.map(\.originalTransactionID)])
+        var ordered: [(entry: Entry, type: String?, ownershipType: String, key: String)] = []
+        var owners: [String: LedgerDecision.Owner] = [:]
         for row in try connection.query(keysSQL, [
             candidates.map(\.transactionID), candidates.map(\.originalTransactionID), candidates.map(\.webOrderLineItemID),
             candidates.map(\.productID), candidates.map(\.productType), candidates.map(\.ownershipType),
             candidates.map { $0.expiresDateMs != nil },
         ]) {
-            let ord: Int64 = try row.decode("ord")
-            ordered.append((entries[Int(ord) - 1], try row.decodeIfPresent("type"), try row.decode("purchase_key")))
+            let entry = entries[Int(try row.decode("ord", as: Int64.self)) - 1]
+            ordered.append((entry, try row.decodeIfPresent("type"), try row.decode("ownership_type"), try row.decode("purchase_key")))
+            if let owner: String = try row.decodeIfPresent("owner") {
+                owners[entry.candidate.originalTransactionID] = .init(userID: owner, orderID: try row.decodeIfPresent("owner_order"))
+            }
+        }
+        // A new original transaction the batch names both as purchased and as family-shared (a receipt
+        // without the type, a signed transaction with it): whichever is written first decides its
+        // keys, so the batch is written one purchase at a time, in its order.
+        let unowned = Dictionary(grouping: ordered.filter { owners[$0.entry.candidate.originalTransactionID] == nil },
+                                 by: \.entry.candidate.originalTransactionID)
+        if entries.count > 1, unowned.values.contains(where: { Set($0.map(\.ownershipType)).count > 1 }) {
+            return try ordered.flatMap { try run([$0.entry], ownership: ownership, now: now, on: connection) }
         }
         let keys = ordered.map(\.key)
-        let originals = Array(Set(candidates.map(\.originalTransactionID)))
-        try connection.query(locksSQL, [originals, keys])
-
-        var owners: [String: LedgerDecision.Owner] = [:]
-        for row in try connection.query(ownersSQL, [originals]) {
-            owners[try row.decode("original_transaction_id")] = .init(userID: try row.decode("user_id"), orderID: try row.decodeIfPresent("order_id"))
-        }
         var held: [LedgerDecision.HeldGrant] = []
         for row in try connection.query(heldSQL, [keys, ordered.map(\.entry.candidate.transactionID)]) {
             held.append(.init(purchaseKey: try row.decode("purchase_key"), transactionID: try row.decode("transaction_id"),
@@ -150,7 +158,7 @@ public enum RecordPurchases {
                 jobID: item.entry.lease.id, userID: item.entry.lease.userID, transactionID: item.entry.candidate.transactionID,
                 productID: item.entry.candidate.productID, purchaseKey: item.key,
                 originalTransactionID: item.entry.candidate.originalTransactionID, environment: item.entry.candidate.environment,
-                family: item.entry.candidate.ownershipType == "FAMILY_SHARED", appleToken: item.entry.candidate.appAccountToken,
+                family: item.ownershipType == "FAMILY_SHARED", appleToken: item.entry.candidate.appAccountToken,
                 claimedToken: item.entry.lease.appAccountToken, claimedOrderID: item.entry.lease.orderID,
                 proven: item.entry.lease.isProof, vouched: item.entry.lease.kind == .transactionID && item.entry.lease.trustedClaim)
         }
@@ -190,12 +198,13 @@ public enum RecordPurchases {
         if !outcome.newOwners.isEmpty {
             let new = outcome.newOwners
             try connection.query(newOwnersSQL, [new.map(\.originalTransactionID), new.map(\.userID), new.map(\.environment),
-                                                new.map(\.source.rawValue), new.map(\.orderID)])
+                                                new.map(\.source.rawValue), new.map(\.orderID),
+                                                new.map { $0.family ? "FAMILY_SHARED" : "PURCHASED" }])
         }
         let granted = zip(ordered, outcome.verdicts).filter { $0.1.result == .granted }
         if !granted.isEmpty {
             try insert(granted.map { item in
-                Row(entry: item.0.entry, type: item.0.type, verdict: item.1)
+                Row(entry: item.0.entry, type: item.0.type, ownershipType: item.0.ownershipType, verdict: item.1)
             }, signedUnder: ownership.testRoots ? "test-roots" : "apple", on: connection)
         }
         if !outcome.fulfilled.isEmpty {
@@ -207,6 +216,8 @@ public enum RecordPurchases {
     private struct Row {
         var entry: Entry
         var type: String?
+        /// As its original transaction's owner row says, once it has one (step 2).
+        var ownershipType: String
         var verdict: LedgerDecision.Verdict
 
         /// The product the client claimed, kept when Apple signed another.
@@ -228,7 +239,7 @@ public enum RecordPurchases {
         let tokens: [String?] = v.map { $0.appAccountToken?.uuidString }
         var parameters: [(any PostgresEncodable)?] = [jobIDs, c.map(\.transactionID), c.map(\.originalTransactionID)]
         parameters += [c.map(\.webOrderLineItemID), userIDs, c.map(\.productID), c.map(\.quantity), c.map(\.purchaseDateMs)]
-        parameters += [c.map(\.expiresDateMs), c.map(\.environment), c.map(\.ownershipType), types, keys, orderIDs]
+        parameters += [c.map(\.expiresDateMs), c.map(\.environment), rows.map(\.ownershipType), types, keys, orderIDs]
         parameters += [unmatched, mismatched, claimed, tokens, c.map(\.storefront), c.map(\.price), c.map(\.currency)]
         parameters.append(signedUnder)
         try connection.query(insertSQL, parameters)

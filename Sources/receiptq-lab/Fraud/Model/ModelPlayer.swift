@@ -196,7 +196,7 @@ final class ModelPlayer: @unchecked Sendable {
                 let minted: MintedReceipt = try await admin("receipts", FakeReceipt(bundleID: FraudFleet.bundleID, inApp: held.map { t in
                     FakeTransaction(transactionID: t.transactionId, originalTransactionID: t.originalTransactionId, productID: t.productId,
                                     quantity: t.quantity, purchaseDateMs: t.purchaseDate, expiresDateMs: t.expiresDate,
-                                    webOrderLineItemID: t.webOrderLineItemId, ownershipType: t.inAppOwnershipType,
+                                    webOrderLineItemID: t.webOrderLineItemId, ownershipType: Self.namesOwnershipType(history.seed, p) ? t.inAppOwnershipType : nil,
                                     cancellationDateMs: t.revocationDate, appAccountToken: t.appAccountToken)
                 }, creationDateMs: Self.ms(Date())), expect: 201)
                 receipt = minted.receiptData
@@ -265,6 +265,10 @@ final class ModelPlayer: @unchecked Sendable {
     }
 
     static func ms(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970 * 1000) }
+
+    /// Whether a purchase's receipts say how it is owned: receipts made before iOS 14 do not (half
+    /// the purchases, by the history's seed), and its signed transactions always do.
+    static func namesOwnershipType(_ seed: UInt64, _ purchase: Int) -> Bool { (seed &+ UInt64(purchase)) % 2 == 0 }
 
     // MARK: - The fake's admin API
 
