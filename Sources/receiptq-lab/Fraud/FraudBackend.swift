@@ -60,6 +60,15 @@ struct FraudBackend: Sendable {
         return grants.count
     }
 
+    /// The product ids the API lists as `user`'s entitlements now (nil when they could not be read).
+    func entitlements(of user: String) async -> [String]? {
+        let response = try? await http.send(.get, url: apiURL + "/v1/users/\(user)/entitlements", headers: headers, timeout: .seconds(10))
+        guard let response, response.status == 200,
+              let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any],
+              let list = object["entitlements"] as? [[String: Any]] else { return nil }
+        return list.compactMap { $0["product_id"] as? String }.sorted()
+    }
+
     private var headers: [String: String] { ["Authorization": "Bearer \(token)", "Content-Type": "application/json"] }
 
     /// POSTs `object`; a request the API could not take (no answer, 503) is sent once more, as a

@@ -3,15 +3,16 @@ import Postgres
 /// The forger's tools for role abuse: statements run as another process's login, each outcome
 /// recorded as `refused <SQLSTATE>` or `ran`.
 extension FraudPlay {
-    /// What neither login may do: write the ledger, call its functions, append events.
+    /// What neither login may do: write the ledger, call its functions (the worker's one way to
+    /// move a purchase included), append events.
     func commonForgeries(_ login: PostgresPool, _ forger: String, _ mallory: String, _ targets: RoleTargets) async {
         let made = "forged-\(round)-\(forger.prefix(3))"
         await forge(login, forger, "a grant inserted for the attacker",
                     "INSERT INTO receiptq.grants (transaction_id, original_transaction_id, job_id, user_id, product_id, environment, purchase_key) VALUES ($1, $1, $2, $3, $4, 'Production', 'purchase:' || $1)",
                     [made, targets.payerJob, mallory, FraudStore.consumable])
-        await forge(login, forger, "receiptq.record_purchase called for the attacker",
-                    "SELECT result FROM receiptq.record_purchase($1::bigint, $2, $2, NULL, $3, $4, 1, now(), NULL, 'Production', 'PURCHASED', NULL, NULL, 'consumable', NULL, NULL, NULL, NULL, NULL, true, false)",
-                    [targets.payerJob, made, mallory, FraudStore.consumable])
+        await forge(login, forger, "the payer's purchase moved to the attacker's order (receiptq.take_owner_by_token)",
+                    "SELECT receiptq.take_owner_by_token((SELECT original_transaction_id FROM receiptq.grants WHERE job_id = $1 LIMIT 1), $2)",
+                    [targets.payerJob, targets.payerOrder])
         await forge(login, forger, "a verdict.delivered event for the attacker",
                     "INSERT INTO receiptq.events (type, user_id, body) VALUES ('verdict.delivered', $1, '{}')", [mallory])
         await forge(login, forger, "verdict events derived for a payer's job",

@@ -21,7 +21,7 @@ struct FraudRound: Sendable {
 
     static let signedAttacks: [FraudAttack] = [
         .jwsReplay, .jwsMalleability, .tokenFirst, .tokenMismatch, .claimTokenless, .claimTokenBound, .claimTrusted, .familyReplay, .refundReplay,
-        .restoreClaim,
+        .restoreClaim, .olderPeriod, .accountSpread, .renewalCapture,
     ]
 
     /// Returns whether every receipt phase had its verifier to itself.
@@ -71,6 +71,9 @@ struct FraudRound: Sendable {
             case .familyReplay: try await play.familyReplay()
             case .refundReplay: try await play.refundReplay()
             case .restoreClaim: try await play.restoreClaim()
+            case .olderPeriod: try await play.olderPeriod()
+            case .accountSpread: try await play.accountSpread()
+            case .renewalCapture: try await play.renewalCapture()
             case .receiptReplay: try await play.receiptReplay()
             case .receiptTokenFirst: try await play.receiptTokenFirst()
             case .unprovableReceipt: try await play.unprovableReceipts()

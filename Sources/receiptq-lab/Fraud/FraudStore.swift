@@ -11,6 +11,7 @@ import HTTPClient
 struct FraudStore: Sendable {
     static let consumable = "com.example.fraud.coins"
     static let nonConsumable = "com.example.fraud.pro"
+    static let subscription = "com.example.fraud.monthly"
 
     let adminURL: String
     let http: HTTPClient
@@ -28,6 +29,23 @@ struct FraudStore: Sendable {
         try await admin("purchases", FakePurchaseRequest(
             productId: product, type: product == Self.consumable ? "Consumable" : "Non-Consumable", customer: customer,
             appAccountToken: appAccountToken?.uuidString.lowercased(), notify: false), expect: 201)
+    }
+
+    /// A new auto-renewable subscription by `customer`, its first period `seconds` long; no
+    /// notification (a payer's own submission is what grants it).
+    func subscribe(_ customer: String, seconds: Int64) async throws -> FakePurchase {
+        try await admin("purchases", FakePurchaseRequest(
+            productId: Self.subscription, type: FakeProductType.autoRenewable.rawValue, customer: customer, expiresInSeconds: seconds,
+            notify: false), expect: 201)
+    }
+
+    /// Apple renews once the latest period has ended; the fake POSTs DID_RENEW to the API.
+    func renew(_ purchase: FakePurchase, seconds: Int64) async throws -> FakePurchase {
+        if let end = purchase.expiresDate {
+            let wait = Double(end) / 1000 - Date().timeIntervalSince1970 + 0.05
+            if wait > 0 { try await Task.sleep(for: .seconds(wait)) }
+        }
+        return try await admin("renew", Renewal(originalTransactionId: purchase.originalTransactionId, expiresInSeconds: seconds), expect: 201)
     }
 
     /// What StoreKit 2 hands the app now: `Transaction.jwsRepresentation`, signed by the fake as
@@ -76,6 +94,7 @@ struct FraudStore: Sendable {
         }
     }
 
+    private struct Renewal: Encodable { var originalTransactionId: String; var expiresInSeconds: Int64 }
     private struct SignedTransaction: Decodable { var signedTransaction: String }
     private struct MintedReceipt: Decodable {
         var receiptData: String
@@ -99,7 +118,8 @@ struct FraudStore: Sendable {
     private static func contents(_ purchases: [FakePurchase]) -> FakeReceipt {
         FakeReceipt(bundleID: FraudFleet.bundleID, inApp: purchases.map {
             FakeTransaction(transactionID: $0.transactionId, originalTransactionID: $0.originalTransactionId, productID: $0.productId,
-                            quantity: $0.quantity, purchaseDateMs: $0.purchaseDate)
+                            quantity: $0.quantity, purchaseDateMs: $0.purchaseDate, expiresDateMs: $0.expiresDate,
+                            webOrderLineItemID: $0.webOrderLineItemId)
         })
     }
 }
