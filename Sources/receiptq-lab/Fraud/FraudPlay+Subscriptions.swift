@@ -48,18 +48,22 @@ extension FraudPlay {
               "accounts holding it besides the first: \(spread.count); the first holds it: \(ownerHolds)")
     }
 
-    /// An attacker replays an older period, then Apple renews: the renewal is the owner's, and the
-    /// attacker may not restore the subscription.
+    /// An attacker replays an older period after the subscriber's latest, then Apple renews: the
+    /// renewal is the owner's (it went to whoever was granted last), and the attacker may not
+    /// restore the subscription.
     func renewalCapture() async throws {
         let buyer = user("payer")
         let first = try await store.subscribe(appleAccount(buyer), seconds: 1)
+        let second = try await store.renew(first, seconds: 1)
         mustGrant(first, to: buyer)
-        payer(buyer, "the first period, signed", await backend.final(await backend.signed(try await store.signed(first), user: buyer)),
+        mustGrant(second, to: buyer)
+        payer(buyer, "the latest period, signed", await backend.final(await backend.signed(try await store.signed(second), user: buyer)),
               delivers: true)
         let mallory = attacker(1)
-        let receipt = try await store.receipt([first])
-        attacked(mallory, "the payer's receipt", await backend.final(await backend.receipt(receipt, transaction: first.transactionId, user: mallory)))
-        let renewal = try await store.renew(first, seconds: 3600)   // DID_RENEW reaches the API
+        let receipt = try await store.receipt([first, second])
+        attacked(mallory, "the payer's receipt naming the older period",
+                 await backend.final(await backend.receipt(receipt, transaction: first.transactionId, user: mallory)))
+        let renewal = try await store.renew(second, seconds: 3600)   // DID_RENEW reaches the API
         mustGrant(renewal, to: buyer)
         let deadline = ContinuousClock.now + .seconds(30)
         var owner: String?
