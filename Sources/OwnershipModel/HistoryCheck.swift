@@ -25,6 +25,23 @@ public struct Observation: Sendable, Hashable, Codable {
     /// Each user's entitlements once the history ended, by the model's user number.
     public var entitlements: [Int: Set<Product>] = [:]
 
+    /// An event a backend received about one of the history's purchases.
+    public struct Event: Sendable, Hashable, Codable {
+        public var user: Int
+        public var type: String
+        public var purchase: Int
+
+        public init(user: Int, type: String, purchase: Int) {
+            self.user = user
+            self.type = type
+            self.purchase = purchase
+        }
+    }
+
+    /// Every event about one of the history's purchases (grants, subscriptions, verdicts that
+    /// name a purchase), by user.
+    public var events: [Event] = []
+
     public init() {}
 }
 
@@ -54,6 +71,11 @@ public enum HistoryCheck {
         for (step, accepted) in reference.answers.sorted(by: { $0.key < $1.key }) where observed.answers[step] != accepted {
             let seen = observed.answers[step].map { $0 ? "accepted" : "refused" } ?? "not played"
             found.append("step \(step) \(describe(history.steps[step])): \(seen), the model says \(accepted ? "accepted" : "refused")")
+        }
+        // Nothing of a purchase reaches an account that never owned it: no grant, subscription or
+        // verdict event naming it.
+        for event in Set(observed.events) where !(reference.ledger.everOwned[event.purchase] ?? []).contains(event.user) {
+            found.append("u\(event.user) received \(event.type) about purchase \(event.purchase), which it never owned")
         }
         for user in 0..<reference.users {
             let owed = reference.entitlements(of: user)

@@ -82,6 +82,26 @@ final class ModelPlayer: @unchecked Sendable {
         for n in 0..<model.users {
             observed.entitlements[n] = try await entitlements(of: user(n))
         }
+        try await readEvents()
+    }
+
+    /// The events about this history's purchases, as ops read the outbox.
+    static let eventsSQL = """
+        SELECT user_id, type,
+               coalesce(body->>'original_transaction_id', body->'subscription'->>'original_transaction_id',
+                        body->'purchase'->>'original_transaction_id') AS original_transaction_id
+        FROM receiptq.events WHERE user_id = ANY($1::text[])
+        """
+
+    private func readEvents() async throws {
+        let users = (0..<model.users).map(user)
+        var purchaseOf: [String: Int] = [:]
+        for (index, periods) in purchases.enumerated() { purchaseOf[periods[0].originalTransactionId] = index }
+        for row in try await quiet.pool.query(Self.eventsSQL, [users]) {
+            guard let original: String = try row.decodeIfPresent("original_transaction_id"), let p = purchaseOf[original],
+                  let n = users.firstIndex(of: try row.decode("user_id")) else { continue }
+            observed.events.append(Observation.Event(user: n, type: try row.decode("type"), purchase: p))
+        }
     }
 
     var differences: [String] { HistoryCheck.differences(history, model, observed) }
