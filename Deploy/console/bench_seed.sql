@@ -3,6 +3,9 @@
 -- fleet's history looks, then ANALYZE. Run as the owner on a fresh migrated database.
 \set ON_ERROR_STOP 1
 -- Ledger rows first: a granted job names its row (purchase_key), as the worker writes it; job ids follow n.
+-- Each grant's original transaction has its owner (grants_owner_fkey).
+INSERT INTO receiptq.owners (original_transaction_id, user_id, environment, source)
+SELECT 'tx-' || n, 'user-' || (n % 100000), 'Production', 'proof' FROM generate_series(1, :jobs) AS n WHERE n % 100 < 90;
 INSERT INTO receiptq.grants (transaction_id, original_transaction_id, job_id, user_id, product_id, environment, purchase_key, product_type, granted_at)
 SELECT 'tx-' || n, 'tx-' || n, n, 'user-' || (n % 100000), 'com.example.p' || (n % 20), 'Production', 'purchase:tx-' || n, 'non_consumable',
        now() - (n % 86400) * interval '1 second'

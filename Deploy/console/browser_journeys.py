@@ -101,6 +101,7 @@ with sync_playwright() as p:
         form = page.locator("form.action", has=page.locator("button", has_text="Grant by hand"))
         form.locator("input[name=product_id]").fill("com.example.gems")
         form.locator("input[name=reference]").fill("TICKET-77")
+        form.locator("select[name=product_type]").select_option("non_consumable")
         form.locator("input[name=why]").fill("goodwill after support call")
         form.locator("button").click()
         assert "granted com.example.gems by hand" in page.locator(".flash").inner_text()
@@ -124,7 +125,8 @@ with sync_playwright() as p:
         assert view.locator("h1").inner_text() == "Customer cust-1001"
         assert view.locator("form.action").count() == 0, "a read-only operator was shown an action"
         response = view.request.post(args.url + "/console/actions/grant",
-                                     form={"csrf": "0" * 64, "user_id": "cust-1001", "product_id": "x", "reference": "RO-1", "why": "try"})
+                                     form={"csrf": "0" * 64, "user_id": "cust-1001", "product_id": "x", "reference": "RO-1",
+                                           "product_type": "consumable", "why": "try"})
         assert response.status == 403, f"a read-only post answered {response.status}"
         page.goto(args.url + "/console/audit")
         assert page.locator("#audit td", has_text="RO-1").count() == 0

@@ -45,13 +45,13 @@ struct SupportServerTests {
                 let read = try await http.send(.get, url: base + "/support/v1/customers/u1", headers: ["Authorization": "Bearer " + Self.viewerToken],
                                                body: [], timeout: .seconds(5))
                 #expect(read.status == 200)
-                let grant = Array(#"{"user_id": "u1", "product_id": "com.example.gems", "reference": "T-9", "why": "goodwill"}"#.utf8)
+                let grant = Array(#"{"user_id": "u1", "product_id": "com.example.gems", "reference": "T-9", "product_type": "non_consumable", "why": "goodwill"}"#.utf8)
                 let refused = try await http.send(.post, url: base + "/support/v1/grants", headers: ["Authorization": "Bearer " + Self.viewerToken,
                                                                                                     "Content-Type": "application/json"],
                                                   body: grant, timeout: .seconds(5))
                 #expect(refused.status == 403)
                 let noReason = try await http.send(.post, url: base + "/support/v1/grants", headers: ["Authorization": "Bearer " + Self.adminToken],
-                                                   body: Array(#"{"user_id": "u1", "product_id": "p", "reference": "T-8"}"#.utf8), timeout: .seconds(5))
+                                                   body: Array(#"{"user_id": "u1", "product_id": "p", "reference": "T-8", "product_type": "consumable"}"#.utf8), timeout: .seconds(5))
                 #expect(noReason.status == 400)
                 let granted = try await http.send(.post, url: base + "/support/v1/grants", headers: ["Authorization": "Bearer " + Self.adminToken],
                                                   body: grant, timeout: .seconds(5))
@@ -103,7 +103,7 @@ struct SupportServerTests {
                 let html = String(decoding: page.body, as: UTF8.self)
                 #expect(page.status == 200 && html.contains("Grant by hand"))
                 let csrf = try #require(html.range(of: "name=\"csrf\" value=\"").map { String(html[$0.upperBound...].prefix(64)) })
-                let form = { (csrf: String) in Array("csrf=\(csrf)&back=%2Fconsole%2Fcustomers%2Fu1&user_id=u1&product_id=gems&reference=C-1&why=goodwill".utf8) }
+                let form = { (csrf: String) in Array("csrf=\(csrf)&back=%2Fconsole%2Fcustomers%2Fu1&user_id=u1&product_id=gems&reference=C-1&product_type=consumable&why=goodwill".utf8) }
                 let forged = try await http.send(.post, url: base + "/console/actions/grant", headers: ["Authorization": Self.basic("alice", Self.adminToken)],
                                                  body: form(String(repeating: "0", count: 64)), timeout: .seconds(5))
                 #expect(forged.status == 403)
@@ -122,6 +122,28 @@ struct SupportServerTests {
                                                body: form(csrf), timeout: .seconds(5))
                 #expect(done.status == 303)
                 #expect(try await fixture.count("SELECT count(*) FROM receiptq.grants WHERE purchase_key = 'manual:C-1' AND manual_by = 'alice'") == 1)
+            }
+        }
+    }
+
+    @Test func aCustomerIdInThePathIsThatCustomerDecodedOnceInTheAPIAndTheConsole() async throws {
+        try await withSupportFixture { fixture in
+            try await fixture.grant("t-ann", user: "ann smith@example.com")
+            try await Self.withServer(fixture) { base in
+                let http = fixture.http
+                let read = try await http.send(.get, url: base + "/support/v1/customers/ann%20smith%40example.com",
+                                               headers: ["Authorization": "Bearer " + Self.viewerToken], body: [], timeout: .seconds(5))
+                #expect(read.status == 200 && String(decoding: read.body, as: UTF8.self).contains("purchase:t-ann"),
+                        "\(String(decoding: read.body.prefix(300), as: UTF8.self))")
+                let page = try await http.send(.get, url: base + "/console/customers/ann%20smith%40example.com",
+                                               headers: ["Authorization": Self.basic("victor", Self.viewerToken)], body: [], timeout: .seconds(5))
+                let html = String(decoding: page.body, as: UTF8.self)
+                #expect(page.status == 200 && html.contains("purchase:t-ann") && html.contains("Customer ann smith@example.com"))
+                for bad in ["%zz", "%FF", String(repeating: "a", count: 257)] {
+                    let refused = try await http.send(.get, url: base + "/support/v1/customers/" + bad,
+                                                      headers: ["Authorization": "Bearer " + Self.viewerToken], body: [], timeout: .seconds(5))
+                    #expect(refused.status == 400 && String(decoding: refused.body, as: UTF8.self).contains("user_id"), "\(bad): \(refused.status)")
+                }
             }
         }
     }
