@@ -26,7 +26,7 @@ public struct Migration: Sendable, Equatable {
         self.kind = kind
     }
 
-    /// A repeatable file, named by its folder: `functions/record_purchase.sql`.
+    /// A repeatable file, named by its folder: `functions/move_owner.sql`.
     public static func repeatable(_ name: String, sql: String) -> Migration {
         Migration(version: 0, name: name, sql: sql, kind: .repeatable)
     }

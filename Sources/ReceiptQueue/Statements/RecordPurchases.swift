@@ -28,7 +28,7 @@ import Postgres
 /// purchased and family-shared, is written one purchase at a time.
 ///
 /// One statement per step for the whole batch: the ledger's write used to be a PL/pgSQL call per
-/// purchase (`receiptq.record_purchase`, kept for workers of the previous version), 7× the
+/// purchase (`receiptq.record_purchase`, dropped by migration 0035), 7× the
 /// database time of these statements for a batch of 500 (issue 30).
 public enum RecordPurchases {
     static let locksSQL = """
