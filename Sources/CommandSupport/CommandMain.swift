@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Postgres
+import ReceiptQueue
 
 /// The version `--version` prints.
 public enum ReceiptQueueVersion {
@@ -13,10 +14,12 @@ public enum ReceiptQueueVersion {
 public enum ExitStatus {
     public static let configuration: Int32 = 78
 
-    /// Whether `error` means "fix the configuration": our own `ConfigurationError`, a database
-    /// URL that does not parse, or PostgreSQL refusing the credentials (SQLSTATE class 28).
+    /// Whether `error` means "fix the configuration": our own `ConfigurationError`, a schema
+    /// `receiptq migrate` refuses (`MigrationError`), a database URL that does not parse, or
+    /// PostgreSQL refusing the credentials (SQLSTATE class 28).
     public static func isConfiguration(_ error: any Error) -> Bool {
-        if error is ConfigurationError { return true }
+        // A migration changed after it was applied, or a schema with parts missing: restarting fixes nothing.
+        if error is ConfigurationError || error is MigrationError { return true }
         if let error = error as? PostgresError {
             return error.kind == .invalidConfiguration || (error.sqlState?.hasPrefix("28") ?? false)
                 || error.message.contains("password authentication failed")

@@ -2,27 +2,34 @@ import ArgumentParser
 import Foundation
 import ReceiptQueue
 
-/// Where the SQL migrations are: `--migrations`, `RECEIPTQ_MIGRATIONS_DIR`, or found near the
-/// working directory or the executable.
+/// The schema a command applies or compares with: the one the binary carries (`EmbeddedSQL`), or
+/// — for developing the schema — a `SQL/migrations` folder with its `functions` and `views`
+/// siblings (`--migrations`, `RECEIPTQ_MIGRATIONS_DIR`).
 public struct MigrationsOptions: ParsableArguments, Sendable {
-    @Option(name: .customLong("migrations"), help: "Folder of NNNN_name.sql files. Default: ./SQL/migrations, or beside the executable.")
+    @Option(name: .customLong("migrations"),
+            help: "For developing the schema: a SQL/migrations folder (its functions and views beside it) instead of the schema inside this binary. Default: the binary's own.")
     public var directory: String?
 
     public init() {}
 
+    /// The folder given, if any.
+    public func folder(environment: EnvironmentReader = EnvironmentReader()) -> URL? {
+        (directory ?? environment.string("RECEIPTQ_MIGRATIONS_DIR")).map { URL(fileURLWithPath: $0) }
+    }
+
     public func load(environment: EnvironmentReader = EnvironmentReader()) throws -> [Migration] {
-        let url: URL
-        if let path = directory ?? environment.string("RECEIPTQ_MIGRATIONS_DIR") {
-            url = URL(fileURLWithPath: path)
-        } else if let found = Migration.defaultDirectory(executable: URL(fileURLWithPath: CommandLine.arguments[0])) {
-            url = found
-        } else {
-            throw ConfigurationError("cannot find SQL/migrations: pass --migrations or set RECEIPTQ_MIGRATIONS_DIR")
-        }
+        guard let url = folder(environment: environment) else { return try EmbeddedSQL.migrations() }
         do {
             return try Migration.load(from: url)
         } catch let error as MigrationError {
             throw ConfigurationError("--migrations: \(error)")
         }
+    }
+
+    /// `SQL/schema.sql` of the same schema: the binary's, or the one beside the folder given (nil
+    /// when that folder has none).
+    public func schemaSQL(environment: EnvironmentReader = EnvironmentReader()) -> String? {
+        guard let url = folder(environment: environment) else { return EmbeddedSQL.schema }
+        return try? String(contentsOf: url.deletingLastPathComponent().appendingPathComponent("schema.sql"), encoding: .utf8)
     }
 }

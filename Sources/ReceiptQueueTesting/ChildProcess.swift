@@ -37,13 +37,17 @@ public final class ChildProcess: Sendable {
     private let stdoutURL: URL
     private let stderrURL: URL
 
-    public init(_ executable: URL = ReceiptQBinary.url, arguments: [String], environment: [String: String] = [:]) throws {
+    /// `removing`: variables of this process the child must not see (`RECEIPTQ_MIGRATIONS_DIR`, to
+    /// run the binary as it is installed).
+    public init(_ executable: URL = ReceiptQBinary.url, arguments: [String], environment: [String: String] = [:],
+                removing: [String] = []) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("receiptq-child-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         stdoutURL = directory.appendingPathComponent("stdout")
         stderrURL = directory.appendingPathComponent("stderr")
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "DATABASE_URL")  // children get exactly the database the test names
+        for name in removing { env.removeValue(forKey: name) }
         env.merge(environment) { $1 }
         process = try SpawnedProcess(executable: executable.path, arguments: arguments, environment: env,
                                      stdout: .file(stdoutURL.path), stderr: .file(stderrURL.path))
@@ -66,8 +70,8 @@ public final class ChildProcess: Sendable {
 
     /// Runs to completion (killed after `timeout`).
     public static func run(_ executable: URL = ReceiptQBinary.url, arguments: [String], environment: [String: String] = [:],
-                           timeout: Duration = .seconds(30)) async throws -> (status: Int32?, stdout: String, stderr: String) {
-        let child = try ChildProcess(executable, arguments: arguments, environment: environment)
+                           removing: [String] = [], timeout: Duration = .seconds(30)) async throws -> (status: Int32?, stdout: String, stderr: String) {
+        let child = try ChildProcess(executable, arguments: arguments, environment: environment, removing: removing)
         let status = await child.wait(timeout: timeout)
         return (status, child.stdout, child.stderr)
     }

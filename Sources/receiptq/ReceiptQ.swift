@@ -13,6 +13,7 @@ struct ReceiptQ: AsyncParsableCommand {
         version: ReceiptQueueVersion.current,
         subcommands: [
             Migrate.self,
+            SchemaCommand.self,
             ApiCommand.self,
             WorkerCommand.self,
             SchedulerCommand.self,

@@ -91,13 +91,42 @@ struct MigrationTests {
     }
 
     @Test func migrationFilesMustBeNumberedAndUnique() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("migrations-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let tree = FileManager.default.temporaryDirectory.appendingPathComponent("sql-\(UUID().uuidString)")
+        let directory = tree.appendingPathComponent("migrations")
+        for folder in ["migrations", "functions", "views"] {
+            try FileManager.default.createDirectory(at: tree.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
         try "SELECT 1".write(to: directory.appendingPathComponent("0001_first.sql"), atomically: true, encoding: .utf8)
         try "SELECT 1".write(to: directory.appendingPathComponent("0001_again.sql"), atomically: true, encoding: .utf8)
         #expect(throws: MigrationError.self) { try Migration.load(from: directory) }
         try FileManager.default.removeItem(at: directory.appendingPathComponent("0001_again.sql"))
         try "SELECT 1".write(to: directory.appendingPathComponent("second.sql"), atomically: true, encoding: .utf8)
         #expect(throws: MigrationError.self) { try Migration.load(from: directory) }
+    }
+
+    /// A tree without its functions or views is a schema without its guards and ops views: refused.
+    @Test func aMigrationsFolderWithoutItsFunctionsAndViewsIsRefused() throws {
+        let tree = FileManager.default.temporaryDirectory.appendingPathComponent("sql-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: tree.appendingPathComponent("migrations"), withIntermediateDirectories: true)
+        try "SELECT 1".write(to: tree.appendingPathComponent("migrations/0001_first.sql"), atomically: true, encoding: .utf8)
+        let error = #expect(throws: MigrationError.self) { try Migration.load(from: tree.appendingPathComponent("migrations")) }
+        #expect(error?.description.contains("functions is missing") == true || error?.description.contains("/functions is missing") == true,
+                "\(String(describing: error))")
+        try FileManager.default.createDirectory(at: tree.appendingPathComponent("functions"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: tree.appendingPathComponent("views"), withIntermediateDirectories: true)
+        #expect(try Migration.load(from: tree.appendingPathComponent("migrations")).map(\.name) == ["0001_first.sql"])
+    }
+
+    /// The binary carries SQL/ byte for byte (Deploy/embed-sql, run by ./Deploy/dev schema).
+    @Test func theBinaryCarriesEverySchemaFileByteForByte() throws {
+        let directory = ScratchDatabase.migrationsDirectory()
+        let embedded = try EmbeddedSQL.migrations()
+        let files = try Migration.load(from: directory)
+        #expect(embedded.map(\.path) == files.map(\.path), "run ./Deploy/dev schema (Deploy/embed-sql)")
+        for (a, b) in zip(embedded, files) where a != b {
+            Issue.record("\(a.path) in the binary is not the file: run ./Deploy/dev schema (Deploy/embed-sql)")
+        }
+        let schema = try String(contentsOf: directory.deletingLastPathComponent().appendingPathComponent("schema.sql"), encoding: .utf8)
+        #expect(EmbeddedSQL.schema == schema, "SQL/schema.sql in the binary is not the file: run ./Deploy/dev schema")
     }
 }

@@ -1,100 +1,9 @@
 import Foundation
 import Postgres
 
-/// One SQL file of the schema: a numbered migration from `SQL/migrations` (`NNNN_name.sql`),
-/// applied once, or a repeatable one from `SQL/functions` or `SQL/views` (`functions/name.sql`),
-/// the one home of a function's or a view's current definition, applied again whenever it changes.
-public struct Migration: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
-        /// Applied once, in version order; never edited after it was applied.
-        case versioned
-        /// `CREATE OR REPLACE` of one function or view, applied after every numbered migration
-        /// whenever its text differs from what was applied last.
-        case repeatable
-    }
-
-    /// The numbered migration's version; 0 for a repeatable one.
-    public var version: Int
-    public var name: String
-    public var sql: String
-    public var kind: Kind
-
-    public init(version: Int, name: String, sql: String, kind: Kind = .versioned) {
-        self.version = version
-        self.name = name
-        self.sql = sql
-        self.kind = kind
-    }
-
-    /// A repeatable file, named by its folder: `functions/move_owner.sql`.
-    public static func repeatable(_ name: String, sql: String) -> Migration {
-        Migration(version: 0, name: name, sql: sql, kind: .repeatable)
-    }
-
-    /// The folders of repeatable files beside the migrations folder, in the order they are applied
-    /// (views may read functions).
-    public static let repeatableFolders = ["functions", "views"]
-
-    /// Reads every `NNNN_name.sql` in `directory`, sorted by version. Two files with one
-    /// version, or a file name of another shape ending in `.sql`, is an error.
-    public static func load(from directory: URL) throws -> [Migration] {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        } catch {
-            throw MigrationError("cannot read migrations folder \(directory.path): \(error.localizedDescription)")
-        }
-        var migrations: [Migration] = []
-        for name in names where name.hasSuffix(".sql") {
-            let stem = name.dropLast(4)
-            guard stem.count > 5, let version = Int(stem.prefix(4)), stem.dropFirst(4).first == "_" else {
-                throw MigrationError("migration file \(name) is not named NNNN_name.sql")
-            }
-            let sql = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
-            migrations.append(Migration(version: version, name: name, sql: sql))
-        }
-        migrations.sort { $0.version < $1.version }
-        for (a, b) in zip(migrations, migrations.dropFirst()) where a.version == b.version {
-            throw MigrationError("two migrations have version \(a.version): \(a.name) and \(b.name)")
-        }
-        return migrations + (try loadRepeatables(beside: directory))
-    }
-
-    /// The repeatable files in `functions/` and `views/` beside `directory` (absent folders: none),
-    /// each folder sorted by name.
-    static func loadRepeatables(beside directory: URL) throws -> [Migration] {
-        var repeatables: [Migration] = []
-        for folder in repeatableFolders {
-            let url = directory.deletingLastPathComponent().appendingPathComponent(folder)
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: url.path) else { continue }
-            for name in names.sorted() where name.hasSuffix(".sql") {
-                let sql = try String(contentsOf: url.appendingPathComponent(name), encoding: .utf8)
-                repeatables.append(.repeatable(folder + "/" + name, sql: sql))
-            }
-        }
-        return repeatables
-    }
-
-    /// Where the migrations are when no folder is given: `RECEIPTQ_MIGRATIONS_DIR` is read by the
-    /// executable; this looks in `./SQL/migrations`, then beside the executable
-    /// (`../share/receiptq/migrations`, as installed), then in the parents of the executable's
-    /// folder (a build inside the repository).
-    public static func defaultDirectory(executable: URL) -> URL? {
-        var candidates = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("SQL/migrations")]
-        let binDirectory = executable.resolvingSymlinksInPath().deletingLastPathComponent()
-        candidates.append(binDirectory.appendingPathComponent("../share/receiptq/migrations").standardized)
-        var parent = binDirectory
-        for _ in 0..<6 {
-            parent = parent.deletingLastPathComponent()
-            candidates.append(parent.appendingPathComponent("SQL/migrations"))
-        }
-        return candidates.first { FileManager.default.fileExists(atPath: $0.path) }
-    }
-}
-
 public struct MigrationError: Error, CustomStringConvertible, Sendable {
     public var description: String
-    init(_ description: String) { self.description = description }
+    public init(_ description: String) { self.description = description }
 }
 
 /// Applies migrations: each numbered one once, in order, each in its own transaction, under an
@@ -141,8 +50,11 @@ public enum Migrator {
     }
 
     /// Applies what is missing. Throws `MigrationError` for a changed file; a failing migration
-    /// rolls back alone and stops the run (earlier ones stay applied).
-    public static func migrate(_ migrations: [Migration], on connection: PostgresConnection) throws -> Report {
+    /// rolls back alone and stops the run (earlier ones stay applied). `reapplyRepeatables`: every
+    /// function and view file again, changed or not — what repairs a trigger or function dropped
+    /// or changed by hand.
+    public static func migrate(_ migrations: [Migration], reapplyRepeatables: Bool = false,
+                               on connection: PostgresConnection) throws -> Report {
         try connection.query("SELECT pg_advisory_lock($1, $2)", [lockKey.0, lockKey.1])
         defer { _ = try? connection.query("SELECT pg_advisory_unlock($1, $2)", [lockKey.0, lockKey.1]) }
         try connection.execute(script: bootstrapSQL)
@@ -153,7 +65,7 @@ public enum Migrator {
         // Numbered migrations first, in order; then the repeatable files, in the order given.
         for migration in migrations.filter({ $0.kind == .versioned }) + migrations.filter({ $0.kind == .repeatable }) {
             if migration.kind == .repeatable {
-                guard repeatables[migration.name] != checksums[migration.name] else {
+                guard reapplyRepeatables || repeatables[migration.name] != checksums[migration.name] else {
                     report.alreadyApplied += 1
                     continue
                 }
