@@ -3,10 +3,6 @@ import Foundation
 import Postgres
 import ReceiptQueue
 
-/// The version `--version` prints.
-public enum ReceiptQueueVersion {
-    public static let current = "0.10.0"
-}
 
 /// Exit statuses a supervisor can act on (sysexits.h): a configuration that cannot work exits 78
 /// (EX_CONFIG), so systemd's `RestartPreventExitStatus=78` stops restarting a process that would

@@ -116,3 +116,25 @@ struct SchemaCommandTests {
         try await admin.query("DROP ROLE \(owner)")
     }
 }
+
+/// The API says at start when this login's commits would not survive a crash (a 202 means committed).
+@Suite("receiptq api: a 202 that may not survive a crash is said at start")
+struct CommitDurabilityWarningTests {
+    @Test func anAPIWhoseLoginCommitsAsynchronouslySaysSo() async throws {
+        let database = try await ScratchDatabase.migrated()
+        let pool = database.pool(size: 1)
+        try await pool.query("ALTER DATABASE \(database.name) SET synchronous_commit = off")
+        pool.shutdown()
+        let port = try FreePort.pick()
+        let api = try ChildProcess(arguments: [
+            "api", "--database-url", try await database.connectionString(as: .api), "--port", "\(port)", "--admin-port", "0",
+            "--bundle-ids", "com.example.app", "--app-apple-id", "1234567890", "--receipt-check", "off",
+        ], environment: ["RECEIPTQ_API_TOKENS": String(repeating: "a", count: 64)])
+        let said = await eventually(timeout: .seconds(20)) { api.stderr.contains("a 202 may not survive a crash") }
+        api.kill(SIGTERM)
+        _ = await api.wait(timeout: .seconds(10))
+        #expect(said, "\(api.stderr.suffix(2000))")
+        #expect(api.stderr.contains("synchronous_commit is off"))
+        await database.drop()
+    }
+}

@@ -22,7 +22,7 @@ public struct AdminServer: Service {
     /// - Parameter readiness: nil answers `/readyz` as `/healthz` does.
     public init(configuration: AdminConfiguration, registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), readiness: ReadinessProbe?,
                 logger: Logger, facts: [String: String] = [:], onListening: @escaping @Sendable (Int) async -> Void = { _ in }) {
-        self.facts = facts
+        self.facts = ReceiptQueueVersion.facts.merging(facts) { $1 }
         self.configuration = configuration
         self.registry = registry
         self.readiness = readiness

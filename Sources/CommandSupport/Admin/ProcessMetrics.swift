@@ -25,6 +25,11 @@ final class ProcessMetrics: Sendable {
         cpuSeconds = registry.makeCounter(descriptor: MetricNameDescriptor(
             metricName: "process_cpu_seconds_total", unitName: "", helpText: "User and system CPU time used since the process started, in seconds."))
         startTime = gauge("process_start_time_seconds", "When the process started, in seconds since 1970.")
+        // Which release, and which schema, this process is: 1 always, the facts in its labels.
+        registry.makeGauge(descriptor: MetricNameDescriptor(
+            metricName: "receiptq_build_info", unitName: "",
+            helpText: "1, labelled with this process's release (version) and the schema version it installs and expects (schema)."),
+                           labels: [("version", ReceiptQueueVersion.current), ("schema", String(ReceiptQueueVersion.schema))]).set(1.0)
     }
 
     /// Reads /proc now (Linux; elsewhere the gauges keep their last values).

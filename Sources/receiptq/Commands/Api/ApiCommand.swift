@@ -85,12 +85,24 @@ struct ApiCommand: AsyncParsableCommand {
                                         facts: roots.readinessFacts))
         }
         let group = ProcessServiceGroup.make(services: services, logger: logger)
+        await warnWhenCommitsAreNotDurable(database: config, logger: logger)
         logger.info("api starting", metadata: ["database": "\(config.redacted)", "host": "\(settings.host)",
                                                "port": "\(settings.port)", "admin": "\(adminSettings.host):\(adminSettings.port)",
                                                "tokens": "\(settings.tokens.count)",
                                                "trusted_claim_tokens": "\(settings.trustedClaimTokens.count)",
                                                "receipt_check": "\(settings.receiptCheck == nil ? "off" : "local")"])
         try await group.run()
+    }
+
+    /// A 202 means "committed": says so at start when this login's commits are not durable
+    /// (`CommitDurability`). A database not reachable yet is not an error here (readiness says it).
+    private func warnWhenCommitsAreNotDurable(database: PostgresConfiguration, logger: Logger) async {
+        let pool = PostgresPool(configuration: database, size: 1)
+        defer { pool.shutdown() }
+        guard let durability = try? await pool.withConnection({ try CommitDurability.read(on: $0) }) else { return }
+        for problem in durability.problems {
+            logger.warning("a 202 may not survive a crash", metadata: ["problem": "\(problem)"])
+        }
     }
 
     /// The accepted tokens trusted for transaction-id claims (each must be an accepted token), and
