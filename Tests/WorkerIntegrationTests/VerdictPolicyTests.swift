@@ -132,10 +132,12 @@ struct VerdictPolicyTests {
         let e2e = try await EndToEnd.make(fake: Self.fast)
         try await e2e.pool.query("INSERT INTO receiptq.orders (order_id, user_id, product_id) VALUES ('kid-order', 'kid', 'album')")
         let worker = e2e.startWorker(e2e.workerConfiguration(name: "w"))
+        // Apple numbers a family member's access as a transaction of its own, with its own original
+        // transaction id: one purchase per family member, each with its own owner.
         let ids = try await e2e.queue.enqueue([
             Self.job(Self.receipt(FakeTransaction(transactionID: "3001", productID: "album", ownershipType: "PURCHASED")), "3001", user: "parent"),
-            Self.job(Self.receipt(FakeTransaction(transactionID: "3001", productID: "album", ownershipType: "FAMILY_SHARED"),
-                                  FakeTransaction(transactionID: "x", productID: "x")), "3001", user: "kid", order: "kid-order"),
+            Self.job(Self.receipt(FakeTransaction(transactionID: "3002", productID: "album", ownershipType: "FAMILY_SHARED"),
+                                  FakeTransaction(transactionID: "x", productID: "x")), "3002", user: "kid", order: "kid-order"),
         ]).map(\.id)
         #expect(try await e2e.waitUntilDrained(timeout: .seconds(20)))
         #expect(try await e2e.queue.job(id: ids[0])?.state == .granted)
