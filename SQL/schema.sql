@@ -3109,6 +3109,7 @@ GRANT SELECT ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
 
 GRANT INSERT(bundle_id) ON TABLE receiptq.api_rate_budgets TO receiptq_worker;
 GRANT INSERT(bundle_id) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
+GRANT INSERT(bundle_id) ON TABLE receiptq.api_rate_budgets TO receiptq_support;
 
 
 --
@@ -3117,6 +3118,7 @@ GRANT INSERT(bundle_id) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler
 
 GRANT INSERT(endpoint) ON TABLE receiptq.api_rate_budgets TO receiptq_worker;
 GRANT INSERT(endpoint) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
+GRANT INSERT(endpoint) ON TABLE receiptq.api_rate_budgets TO receiptq_support;
 
 
 --
@@ -3125,6 +3127,7 @@ GRANT INSERT(endpoint) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
 
 GRANT INSERT(environment) ON TABLE receiptq.api_rate_budgets TO receiptq_worker;
 GRANT INSERT(environment) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
+GRANT INSERT(environment) ON TABLE receiptq.api_rate_budgets TO receiptq_support;
 
 
 --
@@ -3133,6 +3136,7 @@ GRANT INSERT(environment) ON TABLE receiptq.api_rate_budgets TO receiptq_schedul
 
 GRANT INSERT(rate_per_second),UPDATE(rate_per_second) ON TABLE receiptq.api_rate_budgets TO receiptq_worker;
 GRANT INSERT(rate_per_second),UPDATE(rate_per_second) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
+GRANT INSERT(rate_per_second),UPDATE(rate_per_second) ON TABLE receiptq.api_rate_budgets TO receiptq_support;
 
 
 --
@@ -3141,6 +3145,7 @@ GRANT INSERT(rate_per_second),UPDATE(rate_per_second) ON TABLE receiptq.api_rate
 
 GRANT INSERT(capacity),UPDATE(capacity) ON TABLE receiptq.api_rate_budgets TO receiptq_worker;
 GRANT INSERT(capacity),UPDATE(capacity) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
+GRANT INSERT(capacity),UPDATE(capacity) ON TABLE receiptq.api_rate_budgets TO receiptq_support;
 
 
 --
@@ -3149,6 +3154,7 @@ GRANT INSERT(capacity),UPDATE(capacity) ON TABLE receiptq.api_rate_budgets TO re
 
 GRANT INSERT(tokens),UPDATE(tokens) ON TABLE receiptq.api_rate_budgets TO receiptq_worker;
 GRANT INSERT(tokens),UPDATE(tokens) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
+GRANT INSERT(tokens),UPDATE(tokens) ON TABLE receiptq.api_rate_budgets TO receiptq_support;
 
 
 --
@@ -3157,6 +3163,7 @@ GRANT INSERT(tokens),UPDATE(tokens) ON TABLE receiptq.api_rate_budgets TO receip
 
 GRANT INSERT(refilled_at),UPDATE(refilled_at) ON TABLE receiptq.api_rate_budgets TO receiptq_worker;
 GRANT INSERT(refilled_at),UPDATE(refilled_at) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
+GRANT INSERT(refilled_at),UPDATE(refilled_at) ON TABLE receiptq.api_rate_budgets TO receiptq_support;
 
 
 --
@@ -3165,6 +3172,7 @@ GRANT INSERT(refilled_at),UPDATE(refilled_at) ON TABLE receiptq.api_rate_budgets
 
 GRANT UPDATE(paused_until) ON TABLE receiptq.api_rate_budgets TO receiptq_worker;
 GRANT UPDATE(paused_until) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
+GRANT UPDATE(paused_until) ON TABLE receiptq.api_rate_budgets TO receiptq_support;
 
 
 --
@@ -3173,6 +3181,7 @@ GRANT UPDATE(paused_until) ON TABLE receiptq.api_rate_budgets TO receiptq_schedu
 
 GRANT UPDATE(granted_total) ON TABLE receiptq.api_rate_budgets TO receiptq_worker;
 GRANT UPDATE(granted_total) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
+GRANT UPDATE(granted_total) ON TABLE receiptq.api_rate_budgets TO receiptq_support;
 
 
 --
@@ -3181,6 +3190,7 @@ GRANT UPDATE(granted_total) ON TABLE receiptq.api_rate_budgets TO receiptq_sched
 
 GRANT UPDATE(pauses_total) ON TABLE receiptq.api_rate_budgets TO receiptq_worker;
 GRANT UPDATE(pauses_total) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
+GRANT UPDATE(pauses_total) ON TABLE receiptq.api_rate_budgets TO receiptq_support;
 
 
 --

@@ -44,6 +44,7 @@ struct LandedMigrationTests {
         "0033_receipt_submissions.sql": "7d916c0d401f6728f9a81d63bd1954a40a3397d8bb92c71c3581d35703774829",
         "0034_transaction_submissions.sql": "feea5459dc58da6053cba2436a25cb463395a45ed4fdc84ddfa91834a76378a5",
         "0035_purchase_owners.sql": "87b211b9f4c8eecf3e58c33a3a4b21dbca568206970f571638a4edf630ea71ed",
+        "0036_support_rate_budget.sql": "884f9d0528271a7961c257bfce33cb307f7a0d53aa51e1fc606bef49fdbcc4c1",
     ]
 
     @Test func everyMigrationIsPinnedAndUnchanged() async throws {

@@ -9,6 +9,7 @@ import PostgresTesting
 import ReceiptQueue
 import ReceiptQueueTesting
 import Support
+import Worker
 import X509
 
 /// A migrated database (owner pool for set-up and checks; the support and read-only logins the
@@ -35,14 +36,17 @@ struct SupportFixture {
         let tokens = try AppStoreConnectTokenProvider(configuration: .init(key: AppStoreConnectKey(privateKey: key, keyId: "KEY1"),
                                                                            issuerId: "issuer-1", bundleId: bundleId))
         let api = ServerAPIConfiguration(productionURL: fake.serverAPIProductionURL, sandboxURL: fake.serverAPISandboxURL, requestTimeout: .seconds(10))
+        let support = PostgresPool(configuration: try await database.configuration(as: .support), size: 2)
+        // As `receiptq support serve` wires them: Apple's calls spend the fleet's rate budget, taken
+        // through the support login itself.
+        let gate = FleetRateLimiter(store: PostgresRateBudgetStore(pool: support), clock: ContinuousClock())
         let clients = ServerAPIClients(
-            production: try AppStoreServerAPIClient(environment: .production, httpClient: http, tokens: tokens, configuration: api),
-            sandbox: try AppStoreServerAPIClient(environment: .sandbox, httpClient: http, tokens: tokens, configuration: api))
+            production: try AppStoreServerAPIClient(environment: .production, httpClient: http, tokens: tokens, configuration: api, gate: gate),
+            sandbox: try AppStoreServerAPIClient(environment: .sandbox, httpClient: http, tokens: tokens, configuration: api, gate: gate))
         let root = try Certificate(pemEncoded: fake.serverAPI.rootCertificatePEM)
         let apple = SupportApple(clients: clients, verifier: { environment in
             try SignedDataVerifier(configuration: .init(trustedRoots: [root], bundleIds: [bundleId], environment: environment.signedDataEnvironment))
         })
-        let support = PostgresPool(configuration: try await database.configuration(as: .support), size: 2)
         let readonly = PostgresPool(configuration: try await database.configuration(as: .readonly), size: 2)
         return SupportFixture(database: database, owner: database.pool(size: 2), support: support, readonly: readonly, fake: fake, http: http,
                               operations: SupportOperations(readonly: readonly, admin: support, apple: apple))

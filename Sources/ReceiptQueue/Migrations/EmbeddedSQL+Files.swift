@@ -2548,6 +2548,18 @@ DROP FUNCTION IF EXISTS receiptq.record_purchase(bigint, text, text, text, text,
 DROP FUNCTION IF EXISTS receiptq.support_grant(text, text, text, text, text, text);
 
 """#),
+        ("migrations/0036_support_rate_budget.sql", #"""
+-- 0036: the support listener's Apple-backed reads spend the fleet's App Store Server API budget,
+-- as every other caller does (issue 45). `receiptq support serve` and `receiptq support …` take
+-- their tokens from receiptq.api_rate_budgets through the support login, which could read the
+-- table (as a member of receiptq_readonly) but not take from it: order lookups, refund histories
+-- and the console's order page answered 500 "permission denied for table api_rate_budgets".
+-- The tests ran as the owner; they now run these reads as the support login.
+GRANT INSERT (bundle_id, endpoint, environment, rate_per_second, capacity, tokens, refilled_at),
+      UPDATE (rate_per_second, capacity, tokens, refilled_at, paused_until, granted_total, pauses_total)
+    ON receiptq.api_rate_budgets TO receiptq_support;
+
+"""#),
         ("functions/append_failed_job_events.sql", #"""
 -- receiptq.append_failed_job_events: this function's current definition, its comment and its privileges — the one
 -- place to change it. `receiptq migrate` re-applies this file whenever it changes (after every
@@ -6834,6 +6846,7 @@ GRANT SELECT ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
 
 GRANT INSERT(bundle_id) ON TABLE receiptq.api_rate_budgets TO receiptq_worker;
 GRANT INSERT(bundle_id) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
+GRANT INSERT(bundle_id) ON TABLE receiptq.api_rate_budgets TO receiptq_support;
 
 
 --
@@ -6842,6 +6855,7 @@ GRANT INSERT(bundle_id) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler
 
 GRANT INSERT(endpoint) ON TABLE receiptq.api_rate_budgets TO receiptq_worker;
 GRANT INSERT(endpoint) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
+GRANT INSERT(endpoint) ON TABLE receiptq.api_rate_budgets TO receiptq_support;
 
 
 --
@@ -6850,6 +6864,7 @@ GRANT INSERT(endpoint) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
 
 GRANT INSERT(environment) ON TABLE receiptq.api_rate_budgets TO receiptq_worker;
 GRANT INSERT(environment) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
+GRANT INSERT(environment) ON TABLE receiptq.api_rate_budgets TO receiptq_support;
 
 
 --
@@ -6858,6 +6873,7 @@ GRANT INSERT(environment) ON TABLE receiptq.api_rate_budgets TO receiptq_schedul
 
 GRANT INSERT(rate_per_second),UPDATE(rate_per_second) ON TABLE receiptq.api_rate_budgets TO receiptq_worker;
 GRANT INSERT(rate_per_second),UPDATE(rate_per_second) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
+GRANT INSERT(rate_per_second),UPDATE(rate_per_second) ON TABLE receiptq.api_rate_budgets TO receiptq_support;
 
 
 --
@@ -6866,6 +6882,7 @@ GRANT INSERT(rate_per_second),UPDATE(rate_per_second) ON TABLE receiptq.api_rate
 
 GRANT INSERT(capacity),UPDATE(capacity) ON TABLE receiptq.api_rate_budgets TO receiptq_worker;
 GRANT INSERT(capacity),UPDATE(capacity) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
+GRANT INSERT(capacity),UPDATE(capacity) ON TABLE receiptq.api_rate_budgets TO receiptq_support;
 
 
 --
@@ -6874,6 +6891,7 @@ GRANT INSERT(capacity),UPDATE(capacity) ON TABLE receiptq.api_rate_budgets TO re
 
 GRANT INSERT(tokens),UPDATE(tokens) ON TABLE receiptq.api_rate_budgets TO receiptq_worker;
 GRANT INSERT(tokens),UPDATE(tokens) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
+GRANT INSERT(tokens),UPDATE(tokens) ON TABLE receiptq.api_rate_budgets TO receiptq_support;
 
 
 --
@@ -6882,6 +6900,7 @@ GRANT INSERT(tokens),UPDATE(tokens) ON TABLE receiptq.api_rate_budgets TO receip
 
 GRANT INSERT(refilled_at),UPDATE(refilled_at) ON TABLE receiptq.api_rate_budgets TO receiptq_worker;
 GRANT INSERT(refilled_at),UPDATE(refilled_at) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
+GRANT INSERT(refilled_at),UPDATE(refilled_at) ON TABLE receiptq.api_rate_budgets TO receiptq_support;
 
 
 --
@@ -6890,6 +6909,7 @@ GRANT INSERT(refilled_at),UPDATE(refilled_at) ON TABLE receiptq.api_rate_budgets
 
 GRANT UPDATE(paused_until) ON TABLE receiptq.api_rate_budgets TO receiptq_worker;
 GRANT UPDATE(paused_until) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
+GRANT UPDATE(paused_until) ON TABLE receiptq.api_rate_budgets TO receiptq_support;
 
 
 --
@@ -6898,6 +6918,7 @@ GRANT UPDATE(paused_until) ON TABLE receiptq.api_rate_budgets TO receiptq_schedu
 
 GRANT UPDATE(granted_total) ON TABLE receiptq.api_rate_budgets TO receiptq_worker;
 GRANT UPDATE(granted_total) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
+GRANT UPDATE(granted_total) ON TABLE receiptq.api_rate_budgets TO receiptq_support;
 
 
 --
@@ -6906,6 +6927,7 @@ GRANT UPDATE(granted_total) ON TABLE receiptq.api_rate_budgets TO receiptq_sched
 
 GRANT UPDATE(pauses_total) ON TABLE receiptq.api_rate_budgets TO receiptq_worker;
 GRANT UPDATE(pauses_total) ON TABLE receiptq.api_rate_budgets TO receiptq_scheduler;
+GRANT UPDATE(pauses_total) ON TABLE receiptq.api_rate_budgets TO receiptq_support;
 
 
 --
