@@ -36,9 +36,12 @@ struct WorkerOperationsTests {
         let types = metrics.split(separator: "\n").filter { $0.hasPrefix("# TYPE ") }.map { String($0.split(separator: " ")[2]) }
         #expect(types.count >= 10)
         for name in types {
-            #expect(name.hasPrefix("receiptq_worker_") || name.hasPrefix("process_") || name.hasPrefix("receiptq_process_"), "\(name)")
+            // Every process reports its release under the one shared name (docs/metrics.md).
+            #expect(name.hasPrefix("receiptq_worker_") || name.hasPrefix("process_") || name.hasPrefix("receiptq_process_")
+                    || name == "receiptq_build_info", "\(name)")
             #expect(metrics.contains("# HELP \(name) "), "\(name) has no HELP")
         }
+        #expect(metrics.contains("receiptq_build_info{"))
         #expect(metrics.contains("receiptq_worker_apple_request_duration_seconds_bucket{le=\"60.0\"}"))
         #expect(metrics.contains("receiptq_worker_verifications_total{outcome=\"granted\"} 20"))
         worker.kill(SIGTERM)
