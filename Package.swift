@@ -236,6 +236,7 @@ let package = Package(
                 "PostgresTesting",
                 "ReceiptQueueTesting",
                 "OwnershipModel",
+                "BenchHistory",
                 "WebhookReceiver",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -247,6 +248,10 @@ let package = Package(
         // history generator and shrinker; `receiptq-lab fraud --model` plays its histories against
         // the real system. Pure: no dependency.
         .target(name: "OwnershipModel"),
+        // Test equipment: the benchmark history — the yardstick's arithmetic, the records of
+        // docs/bench-results.jsonl, the reports' figures, the guards' and comparisons' decisions.
+        // Pure: no dependency.
+        .target(name: "BenchHistory"),
         // How a webhook delivery is signed and checked (Standard Webhooks, HMAC-SHA256), for the
         // deliverer, `receiptq webhooks` and receivers.
         .target(
@@ -322,6 +327,7 @@ let package = Package(
         .testTarget(name: "AppStoreServerAPIUnitTests", dependencies: ["AppStoreServerAPI"]),
         .testTarget(name: "ReceiptQueueUnitTests", dependencies: ["ReceiptQueue"]),
         .testTarget(name: "OwnershipModelTests", dependencies: ["OwnershipModel"]),
+        .testTarget(name: "BenchHistoryUnitTests", dependencies: ["BenchHistory"]),
         .testTarget(name: "WorkerUnitTests", dependencies: ["Worker", "ReceiptQueue", "AppStore", "AppStoreServerAPI", "AppleSignedData", "ClockTesting", "HTTPClient",
                                                     "WebhookSignature", .product(name: "Logging", package: "swift-log"),
                                                     .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
