@@ -42,6 +42,9 @@ struct Bench: AsyncParsableCommand {
             BenchJWS.self,
             BenchReconcile.self,
             BenchPartitions.self,
+            BenchYardstick.self,
+            BenchHistoryCommand.self,
+            BenchCompare.self,
         ]
     )
 }

@@ -34,6 +34,7 @@ struct BenchE2E: AsyncParsableCommand {
     @Option(help: "Receipts verified before the clock starts, so workers are past their breaker's slow start (0: measure a cold start).") var warmUp = 100
     @Flag(help: "Print one JSON object.") var json = false
     @Flag(help: "Keep the scratch database for inspection.") var keepDatabase = false
+    @OptionGroup var recording: BenchRecording
 
     func validate() throws {
         guard receipts > 0 else { throw ValidationError("--receipts must be positive") }
@@ -42,6 +43,7 @@ struct BenchE2E: AsyncParsableCommand {
         guard (1...20_000).contains(concurrency) else { throw ValidationError("--concurrency must be 1…20000") }
         guard FakeDurationRange(parsing: latency) != nil else { throw ValidationError("--latency must look like 3s-6s") }
         guard (0...100_000).contains(rate) else { throw ValidationError("--rate must be 0…100000") }
+        try recording.validate(json: json)
     }
 
     struct Result: Codable {
@@ -55,6 +57,8 @@ struct BenchE2E: AsyncParsableCommand {
         var timeToGrantP50Seconds: Double, timeToGrantP99Seconds: Double
         var peakRSSMegabytesPerWorker: [Double]
         var cpuSecondsPer1000Verifications: Double
+        /// The scratch database's backends, per receipt: enqueue, claim, verdict and grant (nil without /proc).
+        var postgresCPUMillisecondsPerReceipt: Double?
         var appleRequests: Int
         var states: [String: Int]
     }
@@ -64,21 +68,18 @@ struct BenchE2E: AsyncParsableCommand {
         let server = try database.configuration(applicationName: "receiptq-bench")
         let scratch = try await ScratchDatabase.migrated(server: server, purpose: "e2e", migrations: try migrations.load())
         do {
+            let yardstick = json ? nil : try await recording.yardstick(scratch.configuration)
             if kind == .signed {
                 let result = try await SignedE2E(transactions: receipts, rate: rate, workers: workers, warmUp: max(warmUp, 500)).measure(scratch)
                 await scratch.drop(keep: keepDatabase)
-                if json {
-                    let encoder = JSONEncoder()
-                    encoder.outputFormatting = [.sortedKeys]
-                    print(String(decoding: try encoder.encode(result), as: UTF8.self))
-                } else {
-                    print(SignedE2E.report(result))
-                }
+                if json { print(Self.json(result)) } else { try recording.finish(bench: "e2e-signed", report: SignedE2E.report(result), yardstick: yardstick) }
                 return
             }
             let result = try await measure(scratch)
             await scratch.drop(keep: keepDatabase)
-            report(result)
+            if json { print(Self.json(result)) } else { try recording.finish(bench: "e2e-receipts", report: report(result), yardstick: yardstick) }
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
             await scratch.drop(keep: keepDatabase)
             throw error
@@ -125,12 +126,16 @@ struct BenchE2E: AsyncParsableCommand {
         try await drain()
         let warmUpRequests = try await fake.requestCount()
         let batches = jobs("b", receipts)
+        // CPU counted from here: the warm-up and the workers' start are not the receipts'.
+        let warmUsage = children.map { ProcessUsage.read(pid: $0.pid) }
+        let postgresBefore = CommandCPU.seconds(of: "postgres", commandLineContaining: scratch.name)
         let started = ContinuousClock.now
         // As the API's group commit would: a few multi-row statements in flight at once.
         try await forEachConcurrently(batches, width: 2) { _ = try await queue.enqueue($0) }
         try await drain()
         let seconds = (ContinuousClock.now - started).seconds
         let usage = children.map { ProcessUsage.read(pid: $0.pid) }
+        let postgresAfter = CommandCPU.seconds(of: "postgres", commandLineContaining: scratch.name)
         for child in children { child.terminate() }
         for child in children { child.waitUntilExit() }
         let appleRequests = try await fake.requestCount() - warmUpRequests
@@ -148,13 +153,14 @@ struct BenchE2E: AsyncParsableCommand {
         for row in try await pool.query("SELECT state, count(*) AS n FROM receiptq.jobs WHERE transaction_id LIKE 'b%' GROUP BY state") {
             states[try row.decode("state")] = try row.decode("n")
         }
-        let cpu = usage.reduce(0) { $0 + $1.cpuSeconds }
+        let cpu = zip(warmUsage, usage).reduce(0) { $0 + $1.1.cpuSeconds - $1.0.cpuSeconds }
+        let postgres = postgresBefore.flatMap { before in postgresAfter.map { ($0 - before) / Double(receipts) * 1000 } }
         return Result(receipts: receipts, workers: workers, concurrencyPerWorker: concurrency, seconds: seconds,
                       receiptsPerSecond: Double(receipts) / seconds,
                       steadyReceiptsPerSecond: f90 > f10 ? 0.8 * Double(states["granted"] ?? 0) / (f90 - f10) : 0,
                       timeToGrantP50Seconds: try times.decodeIfPresent("p50") ?? 0, timeToGrantP99Seconds: try times.decodeIfPresent("p99") ?? 0,
                       peakRSSMegabytesPerWorker: usage.map { $0.peakRSSMegabytes }, cpuSecondsPer1000Verifications: cpu / Double(receipts) * 1000,
-                      appleRequests: appleRequests, states: states)
+                      postgresCPUMillisecondsPerReceipt: postgres, appleRequests: appleRequests, states: states)
     }
 
     func spawnWorker(index: Int, databaseURL: String, fake: BenchFake) throws -> SpawnedProcess {
@@ -167,22 +173,23 @@ struct BenchE2E: AsyncParsableCommand {
         return try SpawnedProcess(executable: ReceiptQBinary.url.path, arguments: arguments, environment: environment)
     }
 
-    func report(_ result: Result) {
-        if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            print(String(decoding: (try? encoder.encode(result)) ?? Data(), as: UTF8.self))
-            return
-        }
-        print("""
+    static func json<T: Encodable>(_ result: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: (try? encoder.encode(result)) ?? Data(), as: UTF8.self)
+    }
+
+    func report(_ result: Result) -> String {
+        """
             bench e2e: \(result.receipts) receipts, \(result.workers) workers × \(result.concurrencyPerWorker) in flight, fake Apple at \(latency)
               receipts/s (enqueue → terminal)   \(Int(result.receiptsPerSecond)) overall (\(String(format: "%.1f", result.seconds)) s), \(Int(result.steadyReceiptsPerSecond)) steady (p10–p90 finishes)
               time to grant p50 / p99           \(String(format: "%.2f", result.timeToGrantP50Seconds)) s / \(String(format: "%.2f", result.timeToGrantP99Seconds)) s
               peak RSS per worker               \(result.peakRSSMegabytesPerWorker.map { "\(Int($0)) MB" }.joined(separator: ", "))
               CPU per 1,000 verifications       \(String(format: "%.2f", result.cpuSecondsPer1000Verifications)) s (workers only)
+              PostgreSQL CPU per receipt        \(result.postgresCPUMillisecondsPerReceipt.map { String(format: "%.3f", $0) + " ms" } ?? "unknown (no /proc)")
               Apple requests                    \(result.appleRequests)
               outcomes                          \(result.states.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
-            """)
+            """
     }
 }
 

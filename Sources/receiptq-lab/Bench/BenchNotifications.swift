@@ -52,11 +52,14 @@ struct BenchNotifications: AsyncParsableCommand {
     @Flag(help: "Print one JSON object.")
     var json = false
 
+    @OptionGroup var recording: BenchRecording
+
     func validate() throws {
         guard (1...4096).contains(connections) else { throw ValidationError("--connections must be 1…4096") }
         guard duration > .zero, notifications > 0 else { throw ValidationError("--duration and --notifications must be positive") }
         guard rate >= 0, rate <= 50_000 else { throw ValidationError("--rate must be 0…50000") }
         guard (0...8).contains(workers), drainTime > .zero else { throw ValidationError("--workers must be 0…8, --drain-time positive") }
+        try recording.validate(json: json)
     }
 
     struct Result: Codable {
@@ -86,14 +89,18 @@ struct BenchNotifications: AsyncParsableCommand {
                                                          purpose: "notifications", migrations: files)
         let pool = PostgresPool(configuration: scratch.configuration, size: 2)
         do {
+            let yardstick = json ? nil : try await recording.yardstick(scratch.configuration)
             let groupFigures = try await measure(scratch, files, signedData, groupCommit: true) { await $0.closedLoop(grouped, for: duration) }
             let baseline = try await measure(scratch, files, signedData, groupCommit: false) { await $0.closedLoop(single, for: duration) }
             let openFigures = open.isEmpty ? nil : try await measure(scratch, files, signedData, groupCommit: true) { await $0.openLoop(open, rate: rate) }
             let drained = workers > 0 ? try await BenchNotificationDrain(scratch: scratch, workers: workers, signedData: signedData).run(pool: pool, timeout: drainTime) : nil
             pool.shutdown()
             await scratch.drop()
-            report(Result(server: server, groupCommit: groupFigures, baseline: baseline, openLoop: openFigures,
-                          speedup: groupFigures.acceptedPerSecond / max(baseline.acceptedPerSecond, 1), applied: drained))
+            let result = Result(server: server, groupCommit: groupFigures, baseline: baseline, openLoop: openFigures,
+                                speedup: groupFigures.acceptedPerSecond / max(baseline.acceptedPerSecond, 1), applied: drained)
+            if json { print(BenchE2E.json(result)) } else { try recording.finish(bench: "notifications", report: report(result), yardstick: yardstick) }
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
             pool.shutdown()
             await scratch.drop()
@@ -118,13 +125,7 @@ struct BenchNotifications: AsyncParsableCommand {
         }
     }
 
-    private func report(_ result: Result) {
-        if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            print(String(decoding: (try? encoder.encode(result)) ?? Data(), as: UTF8.self))
-            return
-        }
+    private func report(_ result: Result) -> String {
         func f(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
         func line(_ name: String, _ m: BenchNotificationLoad.Figures) -> String {
             "  \(name)  \(Int(m.acceptedPerSecond)) accepted/s   p50 \(f(m.p50Milliseconds)) ms   p99 \(f(m.p99Milliseconds)) ms   "
@@ -145,6 +146,6 @@ struct BenchNotifications: AsyncParsableCommand {
                 + "(\(applied.applied) of \(applied.stored) applied, \(applied.failed) failed, in \(f(applied.seconds)) s; "
                 + "CPU ms per notification: workers \(f(applied.workerCPUMilliseconds, 3)), PostgreSQL \(f(applied.postgresCPUMilliseconds, 3)))"
         }
-        print(text)
+        return text
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BenchHistory
 import CommandSupport
 import Foundation
 import Postgres
@@ -39,12 +40,15 @@ struct BenchQueue: AsyncParsableCommand {
     @Flag(help: "Keep the scratch database for inspection.")
     var keepDatabase = false
 
+    @OptionGroup var recording: BenchRecording
+
     func validate() throws {
         guard jobs > 0 else { throw ValidationError("--jobs must be positive") }
         guard claimers > 0, claimers <= 64 else { throw ValidationError("--claimers must be 1…64") }
         guard batch > 0, batch <= 10_000 else { throw ValidationError("--batch must be 1…10000") }
         guard baselineJobs > 0 else { throw ValidationError("--baseline-jobs must be positive") }
         guard failUnder >= 0, failUnder.isFinite else { throw ValidationError("--fail-under must be a ratio ≥ 0") }
+        try recording.validate(json: json)
     }
 
     func run() async throws {
@@ -53,10 +57,11 @@ struct BenchQueue: AsyncParsableCommand {
         let scratch = try await ScratchDatabase.migrated(server: server, purpose: "queue", migrations: try migrations.load())
         let pool = PostgresPool(configuration: scratch.configuration, size: claimers)
         do {
+            let yardstick = json ? nil : try await recording.yardstick(scratch.configuration)
             let result = try await measure(pool: pool, database: scratch.name)
             pool.shutdown()
             await scratch.drop(keep: keepDatabase)
-            report(result)
+            if json { print(Self.json(result)) } else { try recording.finish(bench: "queue", report: report(result), yardstick: yardstick) }
             if failUnder > 0, result.ratio < failUnder {
                 print("bench queue: drain / baseline \(String(format: "%.1f", result.ratio))× is under --fail-under \(failUnder)×: the queue core regressed")
                 throw ExitCode(1)
@@ -136,20 +141,20 @@ struct BenchQueue: AsyncParsableCommand {
                       drainPostgresMicrosecondsPerJob: drainPostgres, baselinePerSecond: baselineRate, ratio: drainRate / baselineRate)
     }
 
-    func report(_ result: Result) {
-        if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            print(String(decoding: try! encoder.encode(result), as: UTF8.self))
-            return
-        }
-        print("""
+    static func json(_ result: Result) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: (try? encoder.encode(result)) ?? Data(), as: UTF8.self)
+    }
+
+    func report(_ result: Result) -> String {
+        """
             bench queue: \(result.jobs) jobs, \(result.claimers) claimers, batch \(result.batch)
               enqueue                          \(Int(result.enqueuePerSecond)) jobs/s
               drain (claim + complete)         \(Int(result.drainPerSecond)) jobs/s\(result.drainPostgresMicrosecondsPerJob.map { ", PostgreSQL CPU \(Int($0.rounded())) µs per job" } ?? "")
               baseline (1-row UPDATE + commit) \(Int(result.baselinePerSecond)) jobs/s  (\(result.baselineJobs) jobs)
               drain / baseline                 \(String(format: "%.1f", result.ratio))×
-            """)
+            """
     }
 }
 

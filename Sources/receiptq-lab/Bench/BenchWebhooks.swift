@@ -27,11 +27,13 @@ struct BenchWebhooks: AsyncParsableCommand {
     @Option(help: "Deliveries in flight per worker.") var concurrency = 1000
     @Option(help: "Single events for the idle latency run.") var samples = 200
     @Flag(help: "Keep the scratch database for inspection.") var keepDatabase = false
+    @OptionGroup var recording: BenchRecording
 
     func validate() throws {
         guard events > 0, users > 0, (1...8).contains(workers), concurrency > 0, samples > 0 else {
             throw ValidationError("--events, --users, --concurrency and --samples must be positive, --workers 1…8")
         }
+        try recording.validate(json: false)
     }
 
     func run() async throws {
@@ -43,6 +45,7 @@ struct BenchWebhooks: AsyncParsableCommand {
         let receiver = try await WebhookReceiver.start(secrets: [secret])
         var processes: [SpawnedProcess] = []
         defer { processes.forEach { $0.terminate() } }
+        let yardstick = try await recording.yardstick(scratch.configuration)
         try await pool.withConnection {
             try UpsertWebhookEndpoint.run(WebhookEndpoint(id: "bench", url: receiver.url, secrets: [secret]), on: $0)
         }
@@ -54,6 +57,7 @@ struct BenchWebhooks: AsyncParsableCommand {
         let ids = try await appendEvents(pool: pool, count: events, users: users)
         let appended = ContinuousClock.now - appendStart
         let workerURL = try await scratch.connectionString(as: .worker)   // as production: the worker's role only
+        let postgresBefore = CommandCPU.seconds(of: "postgres", commandLineContaining: scratch.name)
         let started = ContinuousClock.now
         for index in 0..<workers {
             processes.append(try SpawnedProcess(executable: ReceiptQBinary.url.path, arguments: [
@@ -68,6 +72,11 @@ struct BenchWebhooks: AsyncParsableCommand {
         }
         let acknowledged = Set(receiver.acknowledged.map(\.id)).count
         let seconds = (receiver.acknowledged.map(\.receivedAt).max() ?? .now) - started
+        // CPU per event delivered: the workers' (start-up included) and the scratch database's.
+        let workerCPU = processes.reduce(0.0) { $0 + ProcessUsage.read(pid: $1.pid).cpuSeconds } / Double(max(acknowledged, 1)) * 1000
+        let postgresCPU = postgresBefore.flatMap { before in
+            CommandCPU.seconds(of: "postgres", commandLineContaining: scratch.name).map { ($0 - before) / Double(max(acknowledged, 1)) * 1000 }
+        }
 
         // 2. Idle latency: commit, then wait for the acknowledgement, one at a time.
         var latencies: [Double] = []
@@ -85,20 +94,22 @@ struct BenchWebhooks: AsyncParsableCommand {
         }
         latencies.sort()
         func percentile(_ p: Double) -> Double { latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] }
-        print("""
+        let report = """
             bench webhooks: \(workers) worker processes × \(concurrency) deliveries in flight, receiver on loopback checking signatures
               throughput   a backlog of \(ids.count) events of \(users) users (appended in \(String(format: "%.2f", appended.seconds)) s, \
             500 a transaction, no worker running): \(acknowledged) acknowledged \(String(format: "%.2f", seconds.seconds)) s after the \
             workers started, \(Int(Double(acknowledged) / max(seconds.seconds, 0.001))) events/s; \(receiver.refusedSignatures) signatures refused
+                           CPU ms per event: workers \(String(format: "%.3f", workerCPU))\(postgresCPU.map { ", PostgreSQL " + String(format: "%.3f", $0) } ?? "")
               idle latency commit → acknowledged, \(latencies.count) events one at a time: p50 \(Int(percentile(0.5))) ms, \
             p99 \(Int(percentile(0.99))) ms, max \(Int(latencies.last ?? 0)) ms
-            """)
+            """
         for process in processes { process.terminate() }
         for process in processes { _ = await process.wait(timeout: .seconds(20)) }
         processes.removeAll()
         await receiver.stop()
         pool.shutdown()
         await scratch.drop(keep: keepDatabase)
+        try recording.finish(bench: "webhooks", report: report, yardstick: yardstick)
     }
 
     /// `count` finished jobs with their events, as workers leave them, in transactions of 500.
