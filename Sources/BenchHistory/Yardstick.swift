@@ -37,6 +37,18 @@ public struct Yardstick: Sendable, Codable, Equatable {
         }
     }
 
+    /// The yardstick of a run measured before and after its work: the geometric mean of the two,
+    /// so conditions that changed while the bench ran count half each; the spread is the widest
+    /// of the two runs' own and of before against after.
+    public static func bracketing(before: Yardstick, after: Yardstick) -> Yardstick {
+        func mean(_ a: Double, _ b: Double) -> Double { (a * b).squareRoot() }
+        func apart(_ a: Double, _ b: Double) -> Double { min(a, b) > 0 ? max(a, b) / min(a, b) : 1 }
+        return Yardstick(p256Microseconds: mean(before.p256Microseconds, after.p256Microseconds),
+                         commitMicroseconds: mean(before.commitMicroseconds, after.commitMicroseconds),
+                         p256Spread: max(before.p256Spread, after.p256Spread, apart(before.p256Microseconds, after.p256Microseconds)),
+                         commitSpread: max(before.commitSpread, after.commitSpread, apart(before.commitMicroseconds, after.commitMicroseconds)))
+    }
+
     /// The median of `values` and their spread (max / min).
     public static func medianAndSpread(_ values: [Double]) -> (median: Double, spread: Double) {
         let sorted = values.sorted()

@@ -24,6 +24,16 @@ import Testing
         #expect(yardstick.ratio(6, kind: .plain) == nil)
     }
 
+    @Test func measuredBeforeAndAfterTheRunCountsBothHalvesAndWidensTheSpread() {
+        let before = Yardstick(p256Microseconds: 80, commitMicroseconds: 4000, p256Spread: 1.1, commitSpread: 1.2)
+        let after = Yardstick(p256Microseconds: 125, commitMicroseconds: 4000, p256Spread: 1.05, commitSpread: 1.3)
+        let run = Yardstick.bracketing(before: before, after: after)
+        #expect(run.p256Microseconds == 100)                                // √(80 × 125)
+        #expect(run.commitMicroseconds == 4000)
+        #expect(run.p256Spread == 125.0 / 80)                               // before against after is the widest
+        #expect(run.commitSpread == 1.3)                                    // a run's own spread is the widest
+    }
+
     @Test func onASlowDayTheFigureAndTheYardstickMoveTogether() {
         let slow = Yardstick(p256Microseconds: 160, commitMicroseconds: 8000)
         #expect(slow.ratio(1.6, kind: .cpuMilliseconds) == yardstick.ratio(0.8, kind: .cpuMilliseconds))

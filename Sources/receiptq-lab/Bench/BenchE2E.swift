@@ -68,14 +68,16 @@ struct BenchE2E: AsyncParsableCommand {
         let server = try database.configuration(applicationName: "receiptq-bench")
         let scratch = try await ScratchDatabase.migrated(server: server, purpose: "e2e", migrations: try migrations.load())
         do {
-            let yardstick = json ? nil : try await recording.yardstick(scratch.configuration)
+            let before = json ? nil : try await recording.yardstick(scratch.configuration)
             if kind == .signed {
                 let result = try await SignedE2E(transactions: receipts, rate: rate, workers: workers, warmUp: max(warmUp, 500)).measure(scratch)
+                let yardstick = try await recording.closing(before, on: scratch.configuration)
                 await scratch.drop(keep: keepDatabase)
                 if json { print(Self.json(result)) } else { try recording.finish(bench: "e2e-signed", report: SignedE2E.report(result), yardstick: yardstick) }
                 return
             }
             let result = try await measure(scratch)
+            let yardstick = try await recording.closing(before, on: scratch.configuration)
             await scratch.drop(keep: keepDatabase)
             if json { print(Self.json(result)) } else { try recording.finish(bench: "e2e-receipts", report: report(result), yardstick: yardstick) }
         } catch let exit as ExitCode {

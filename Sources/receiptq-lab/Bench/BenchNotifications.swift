@@ -89,11 +89,12 @@ struct BenchNotifications: AsyncParsableCommand {
                                                          purpose: "notifications", migrations: files)
         let pool = PostgresPool(configuration: scratch.configuration, size: 2)
         do {
-            let yardstick = json ? nil : try await recording.yardstick(scratch.configuration)
+            let before = json ? nil : try await recording.yardstick(scratch.configuration)
             let groupFigures = try await measure(scratch, files, signedData, groupCommit: true) { await $0.closedLoop(grouped, for: duration) }
             let baseline = try await measure(scratch, files, signedData, groupCommit: false) { await $0.closedLoop(single, for: duration) }
             let openFigures = open.isEmpty ? nil : try await measure(scratch, files, signedData, groupCommit: true) { await $0.openLoop(open, rate: rate) }
             let drained = workers > 0 ? try await BenchNotificationDrain(scratch: scratch, workers: workers, signedData: signedData).run(pool: pool, timeout: drainTime) : nil
+            let yardstick = try await recording.closing(before, on: scratch.configuration)
             pool.shutdown()
             await scratch.drop()
             let result = Result(server: server, groupCommit: groupFigures, baseline: baseline, openLoop: openFigures,

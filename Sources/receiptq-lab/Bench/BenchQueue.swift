@@ -57,8 +57,9 @@ struct BenchQueue: AsyncParsableCommand {
         let scratch = try await ScratchDatabase.migrated(server: server, purpose: "queue", migrations: try migrations.load())
         let pool = PostgresPool(configuration: scratch.configuration, size: claimers)
         do {
-            let yardstick = json ? nil : try await recording.yardstick(scratch.configuration)
+            let before = json ? nil : try await recording.yardstick(scratch.configuration)
             let result = try await measure(pool: pool, database: scratch.name)
+            let yardstick = try await recording.closing(before, on: scratch.configuration)
             pool.shutdown()
             await scratch.drop(keep: keepDatabase)
             if json { print(Self.json(result)) } else { try recording.finish(bench: "queue", report: report(result), yardstick: yardstick) }

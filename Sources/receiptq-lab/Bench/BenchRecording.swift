@@ -37,8 +37,19 @@ struct BenchRecording: ParsableArguments, Sendable {
     /// The yardstick on `configuration`'s database, printed to stderr (the report stays clean).
     func yardstick(_ configuration: PostgresConfiguration) async throws -> Yardstick {
         let yardstick = try await YardstickProbe.measure(configuration, runs: yardstickRuns)
-        FileHandle.standardError.write(Data("\(yardstick.line)\n".utf8))
+        FileHandle.standardError.write(Data("before the bench: \(yardstick.line)\n".utf8))
         return yardstick
+    }
+
+    /// The yardstick measured again after the bench's work, on the same database, and the run's
+    /// yardstick made of both (`Yardstick.bracketing`): a burst of other work during the bench
+    /// shows in one of the two.
+    func closing(_ before: Yardstick?, on configuration: PostgresConfiguration) async throws -> Yardstick? {
+        guard let before else { return nil }
+        let after = try await YardstickProbe.measure(configuration, runs: yardstickRuns)
+        let run = Yardstick.bracketing(before: before, after: after)
+        FileHandle.standardError.write(Data("after the bench: \(after.line)\n".utf8))
+        return run
     }
 
     /// Prints `report`, then its figures against `yardstick`; appends to the history; guards.

@@ -45,7 +45,7 @@ struct BenchWebhooks: AsyncParsableCommand {
         let receiver = try await WebhookReceiver.start(secrets: [secret])
         var processes: [SpawnedProcess] = []
         defer { processes.forEach { $0.terminate() } }
-        let yardstick = try await recording.yardstick(scratch.configuration)
+        let before = try await recording.yardstick(scratch.configuration)
         try await pool.withConnection {
             try UpsertWebhookEndpoint.run(WebhookEndpoint(id: "bench", url: receiver.url, secrets: [secret]), on: $0)
         }
@@ -107,6 +107,7 @@ struct BenchWebhooks: AsyncParsableCommand {
         for process in processes { _ = await process.wait(timeout: .seconds(20)) }
         processes.removeAll()
         await receiver.stop()
+        let yardstick = try await recording.closing(before, on: scratch.configuration)
         pool.shutdown()
         await scratch.drop(keep: keepDatabase)
         try recording.finish(bench: "webhooks", report: report, yardstick: yardstick)
