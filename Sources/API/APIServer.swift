@@ -33,7 +33,7 @@ public struct APIServer: Service {
     }
 
     public func run() async throws {
-        let pool = PostgresPool(configuration: database, size: configuration.poolSize, logger: logger)
+        let pool = PostgresPool(configuration: database, size: configuration.poolSize, name: "api", logger: logger)
         defer { pool.shutdown() }
         let metrics = APIMetrics(registry: registry)
         let waiters = ResultWaiters()

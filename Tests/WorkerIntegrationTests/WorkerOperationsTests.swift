@@ -36,12 +36,16 @@ struct WorkerOperationsTests {
         let types = metrics.split(separator: "\n").filter { $0.hasPrefix("# TYPE ") }.map { String($0.split(separator: " ")[2]) }
         #expect(types.count >= 10)
         for name in types {
-            // Every process reports its release under the one shared name (docs/metrics.md).
+            // Every process reports its release and its database pools under shared names (docs/metrics.md).
             #expect(name.hasPrefix("receiptq_worker_") || name.hasPrefix("process_") || name.hasPrefix("receiptq_process_")
-                    || name == "receiptq_build_info", "\(name)")
+                    || name == "receiptq_build_info" || name.hasPrefix("receiptq_db_pool_"), "\(name)")
             #expect(metrics.contains("# HELP \(name) "), "\(name) has no HELP")
         }
         #expect(metrics.contains("receiptq_build_info{"))
+        // The worker's pools, each by what it is for: the claims' pool ran the 20 jobs' work.
+        #expect(metrics.contains("receiptq_db_pool_size{pool=\"jobs\"} 3"))
+        #expect(metrics.contains("receiptq_db_pool_connections{pool=\"notifications\",state=\"idle\"}"))
+        #expect(!metrics.contains("receiptq_db_pool_acquisitions_total{pool=\"jobs\"} 0\n"))
         #expect(metrics.contains("receiptq_worker_apple_request_duration_seconds_bucket{le=\"60.0\"}"))
         #expect(metrics.contains("receiptq_worker_verifications_total{outcome=\"granted\"} 20"))
         worker.kill(SIGTERM)

@@ -4,8 +4,8 @@ import Logging
 import Prometheus
 import ServiceLifecycle
 
-/// The admin listener of every process: `GET /metrics` (Prometheus text: the process's registry
-/// and `ProcessMetrics`), `GET /healthz` (the process is up and serving) and `GET /readyz`
+/// The admin listener of every process: `GET /metrics` (Prometheus text: the process's registry,
+/// `ProcessMetrics` and `PoolMetrics`), `GET /healthz` (the process is up and serving) and `GET /readyz`
 /// (`ReadinessProbe`; 503 with the reason when not ready). Apart from the API's public port and
 /// on loopback by default (`AdminConfiguration`), so neither the metrics nor the probes are
 /// exposed to the API's clients. No token: whoever reaches the port is trusted to read them.
@@ -32,10 +32,12 @@ public struct AdminServer: Service {
 
     public func run() async throws {
         let process = ProcessMetrics(registry: registry)
+        let pools = PoolMetrics(registry: registry)
         let registry = self.registry, readiness = self.readiness, facts = self.facts
         let router = Router()
         router.get("metrics") { _, _ in
             process.update()
+            pools.update()
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
         }

@@ -26,7 +26,7 @@ public struct QueueHealthGauges: Service {
     }
 
     public func run() async throws {
-        let pool = PostgresPool(configuration: database, size: 1, logger: logger)
+        let pool = PostgresPool(configuration: database, size: 1, name: "queue-health", logger: logger)
         defer { pool.shutdown() }
         await cancelWhenGracefulShutdown {
             var failing = false   // logged once per run of failures

@@ -24,7 +24,7 @@ public actor ReadinessProbe {
         var configuration = database
         configuration.applicationName += "-readiness"
         configuration.connectTimeoutSeconds = max(1, Int(timeout.components.seconds))
-        self.pool = PostgresPool(configuration: configuration, size: 1, logger: logger)
+        self.pool = PostgresPool(configuration: configuration, size: 1, name: "readiness", logger: logger)
         self.migrations = migrations
         self.timeout = timeout
         self.logger = logger

@@ -93,7 +93,7 @@ public final class Scheduler: Service, Sendable {
     /// `database` is dedicated to the scheduler: one connection, whose session holds the lock.
     public init(database: PostgresConfiguration, configuration: Configuration = .init(), logger: Logger) {
         self.configuration = configuration
-        self.pool = PostgresPool(configuration: database, size: 1, logger: logger)
+        self.pool = PostgresPool(configuration: database, size: 1, name: "maintenance", logger: logger)
         self.logger = logger
     }
 

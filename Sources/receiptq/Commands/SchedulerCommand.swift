@@ -63,7 +63,7 @@ struct SchedulerCommand: AsyncParsableCommand {
         }
         let environment = EnvironmentReader()
         let http = HTTPClient(configuration: HTTPClientConfiguration(maxTotalConnections: 16))
-        let pool = PostgresPool(configuration: config, size: 2, logger: logger)
+        let pool = PostgresPool(configuration: config, size: 2, name: "apple-recovery", logger: logger)
         if serverAPI.isConfigured(environment) {
             let api = try serverAPI.settings(environment)
             var recovery = NotificationHistoryRecovery.Configuration()

@@ -57,8 +57,8 @@ struct SupportServeCommand: AsyncParsableCommand {
         } catch {
             throw ConfigurationError("--readonly-database-url: \(error)")
         }
-        let readonly = PostgresPool(configuration: readonlyConfiguration, size: 4, logger: logger)
-        let admin = PostgresPool(configuration: try database.configuration(applicationName: "receiptq-support"), size: 2, logger: logger)
+        let readonly = PostgresPool(configuration: readonlyConfiguration, size: 4, name: "support-readonly", logger: logger)
+        let admin = PostgresPool(configuration: try database.configuration(applicationName: "receiptq-support"), size: 2, name: "support", logger: logger)
         let environment = EnvironmentReader()
         var apple: SupportApple?
         var http: HTTPClient?

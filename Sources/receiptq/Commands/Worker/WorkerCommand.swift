@@ -143,7 +143,7 @@ struct WorkerCommand: AsyncParsableCommand {
             maxTotalConnections: settings.concurrency, defaultTimeout: settings.apple.requestTimeout, caBundlePath: apple.caBundle,
             maxIdleEasyHandles: settings.concurrency))
         let verifier = VerifyReceiptClient(httpClient: http, configuration: settings.apple)
-        let pool = PostgresPool(configuration: databaseConfiguration, size: 3, logger: logger)
+        let pool = PostgresPool(configuration: databaseConfiguration, size: 3, name: "jobs", logger: logger)
         let receiptCheck = try ReceiptCheckMode.resolve(apple.receiptCheck, environment)
         let localReceipts = receiptCheck == .local
             ? try ReceiptCheckMode.verifier(bundleIds: settings.bundleIDs, roots: serverAPI.trustedRoots(environment)) : nil
@@ -170,7 +170,7 @@ struct WorkerCommand: AsyncParsableCommand {
         // Status checks: the same limiter, behind their own share of Get All Subscription Statuses.
         var statusCheckClients: ServerAPIClients?
         let serverHTTP = HTTPClient(configuration: HTTPClientConfiguration(maxTotalConnections: 256, caBundlePath: apple.caBundle))
-        let rateBudgetPool = PostgresPool(configuration: databaseConfiguration, size: 2, logger: logger)
+        let rateBudgetPool = PostgresPool(configuration: databaseConfiguration, size: 2, name: "rate-budget", logger: logger)
         if serverAPIConfigured {
             let api = try serverAPI.settings(environment)
             let limiter = ServerAPIWiring.limiter(api, budgetPool: rateBudgetPool)
@@ -192,7 +192,7 @@ struct WorkerCommand: AsyncParsableCommand {
                                         localReceipts: localReceipts, receipts: verifier),
             lifecycle: settings.lifecycle, logger: logger)
         // App Store Server Notifications the API committed: applied in Apple's order, verified again.
-        let notificationPool = PostgresPool(configuration: databaseConfiguration, size: 5, logger: logger)
+        let notificationPool = PostgresPool(configuration: databaseConfiguration, size: 5, name: "notifications", logger: logger)
         let notifications = NotificationRunner(configuration: NotificationRunner.Configuration(
             name: settings.name, lease: settings.lease, shutdownDeadline: settings.shutdownDeadline),
                                                pool: notificationPool, database: databaseConfiguration,
@@ -200,7 +200,7 @@ struct WorkerCommand: AsyncParsableCommand {
         // Receivers get an HTTP client and connections of their own: a slow backend never takes Apple's.
         let webhookHTTP = HTTPClient(configuration: HTTPClientConfiguration(
             maxTotalConnections: max(16, webhooks.concurrency), defaultTimeout: webhooks.requestTimeout, caBundlePath: apple.caBundle))
-        let webhookPool = PostgresPool(configuration: databaseConfiguration, size: 2, logger: logger)
+        let webhookPool = PostgresPool(configuration: databaseConfiguration, size: 2, name: "webhooks", logger: logger)
         let deliverer = WebhookDeliverer(configuration: webhooks, pool: webhookPool, database: databaseConfiguration,
                                          http: webhookHTTP, logger: logger)
         logger.info("worker configuration", metadata: [
