@@ -1,9 +1,10 @@
 // swift-tools-version:6.0
 // ReceiptQueue: asynchronous, lossless verification of Apple In-App Purchase receipts.
 // Layers (a lower one never imports a higher one):
-//   CLibPQ, CCurl  ←  Postgres, HTTPClient  ←  AppStore, AppleSignedData, ReceiptQueue  ←  AppStoreServerAPI
-//   ←  API, Worker, FakeAppStore
+//   CLibPQ, CCurl, CMalloc  ←  Postgres, HTTPClient  ←  AppStore, AppleSignedData, ReceiptQueue  ←  AppStoreServerAPI
+//   ←  HTTPFront  ←  API, Support, Worker, FakeAppStore
 //   ←  CommandSupport  ←  receiptq (the product), receiptq-lab (benchmarks, chaos, demo; not shipped)
+// docs/architecture.md names every target (ArchitectureDocTests checks it).
 import PackageDescription
 
 let package = Package(
