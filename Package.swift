@@ -333,7 +333,7 @@ let package = Package(
                                                     "WebhookSignature", .product(name: "Logging", package: "swift-log"),
                                                     .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         .testTarget(name: "APIUnitTests", dependencies: ["API", "HTTPFront", .product(name: "Hummingbird", package: "hummingbird")]),
-        .testTarget(name: "CommandSupportUnitTests", dependencies: ["CommandSupport", "AppleSignedData", .product(name: "Logging", package: "swift-log"),
+        .testTarget(name: "CommandSupportUnitTests", dependencies: ["CommandSupport", "AppleSignedData", "Postgres", .product(name: "Logging", package: "swift-log"),
                                                             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         .testTarget(
             name: "AppleSignedDataUnitTests",

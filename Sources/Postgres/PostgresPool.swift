@@ -38,8 +38,6 @@ public final class PostgresPool: Sendable {
         PostgresPools.register(self)
     }
 
-    deinit { PostgresPools.unregister(self) }
-
     /// What the pool is doing now (`PostgresPools.statistics()` reports every pool's).
     public func statistics() -> PostgresPoolStatistics {
         var statistics = queue.statistics()

@@ -35,7 +35,9 @@ public struct PostgresPoolStatistics: Sendable, Equatable {
 }
 
 /// Every pool of this process not yet shut down, by name: what `/metrics` reports, with no
-/// wiring per command (a pool registers itself when made).
+/// wiring per command (a pool registers itself when made). Held weakly: a pool released without
+/// `shutdown()` drops out at the next read. No deinit touches the lock — a pool's last reference
+/// may be dropped while `statistics()` holds it.
 public enum PostgresPools {
     /// The live pools' statistics, added up per name, sorted by name.
     public static func statistics() -> [(name: String, statistics: PostgresPoolStatistics)] {

@@ -3,13 +3,15 @@ import Synchronization
 import Postgres
 import ReceiptQueue
 
-/// `/readyz` for every process: the database answers on a connection of the probe's own (never
-/// the pool that serves receipts or claims, so a busy pool cannot fail the probe and probes
-/// cannot take its connections) and, given the migrations this build knows, every one is
-/// applied. Cached by `ReadinessCache`; a check that takes longer than `timeout` is not ready.
+/// `/readyz` for every process: the public listener, if the process has one, is bound
+/// (`ListenerGate`); the database answers on a connection of the probe's own (never the pool
+/// that serves receipts or claims, so a busy pool cannot fail the probe and probes cannot take
+/// its connections) and, given the migrations this build knows, every one is applied. Cached by
+/// `ReadinessCache`; a check that takes longer than `timeout` is not ready.
 public actor ReadinessProbe {
     private let pool: PostgresPool
     private let migrations: [Migration]?
+    private let listener: ListenerGate?
     private let timeout: Duration
     private let logger: Logger
     private var cache: ReadinessCache<ContinuousClock.Instant>
@@ -17,21 +19,24 @@ public actor ReadinessProbe {
 
     /// - Parameters:
     ///   - migrations: nil checks only that the database answers.
+    ///   - listener: the public listener's gate (the API's); not ready until it is open.
     ///   - timeout: a check slower than this answers not ready. Default 2 s (under a kubelet's
     ///     usual 3 s probe timeout).
-    public init(database: PostgresConfiguration, migrations: [Migration]? = nil, lifetime: Duration = .seconds(1),
-                timeout: Duration = .seconds(2), logger: Logger) {
+    public init(database: PostgresConfiguration, migrations: [Migration]? = nil, listener: ListenerGate? = nil,
+                lifetime: Duration = .seconds(1), timeout: Duration = .seconds(2), logger: Logger) {
         var configuration = database
         configuration.applicationName += "-readiness"
         configuration.connectTimeoutSeconds = max(1, Int(timeout.components.seconds))
         self.pool = PostgresPool(configuration: configuration, size: 1, name: "readiness", logger: logger)
         self.migrations = migrations
+        self.listener = listener
         self.timeout = timeout
         self.logger = logger
         self.cache = ReadinessCache(lifetime: lifetime)
     }
 
     public func check() async -> Readiness {
+        if let listener, !listener.isOpen { return .notReady("the public listener is not accepting connections yet") }
         switch cache.next(now: .now) {
         case .answer(let readiness):
             return readiness

@@ -73,7 +73,8 @@ struct ApiCommand: AsyncParsableCommand {
         guard adminSettings.port != settings.port || adminSettings.port == 0 else {
             throw ConfigurationError("--admin-port must differ from --port: the admin endpoints are never served on the public port")
         }
-        let server = APIServer(configuration: settings, database: config, logger: logger)
+        let listening = ListenerGate()
+        let server = APIServer(configuration: settings, database: config, logger: logger, onListening: { _ in listening.open() })
         let roots = try signedData.trustedRoots(environment)
         roots.log(to: logger)
         roots.export(to: server.registry)
@@ -81,7 +82,7 @@ struct ApiCommand: AsyncParsableCommand {
         if adminSettings.isEnabled {
             // Readiness on a connection of its own: the receipts' pool is never probed.
             services.append(AdminServer(configuration: adminSettings, registry: server.registry,
-                                        readiness: ReadinessProbe(database: config, migrations: files, logger: logger), logger: logger,
+                                        readiness: ReadinessProbe(database: config, migrations: files, listener: listening, logger: logger), logger: logger,
                                         facts: roots.readinessFacts))
         }
         let group = ProcessServiceGroup.make(services: services, logger: logger)
