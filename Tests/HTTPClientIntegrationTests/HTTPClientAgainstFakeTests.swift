@@ -43,12 +43,15 @@ struct HTTPClientAgainstFakeTests {
         }
         let elapsed = clock.now - started
         #expect(valid == 2_000)
-        // Together, not in turns: the fake saw most of them waiting out its 3–6 s at once (in
-        // turns of 100 it would never see more than 100). Counted by the fake, not timed, so a
-        // loaded CI machine cannot fail it; speed itself is measured by `receiptq-lab bench http`.
+        // Together, not in turns: the fake saw hundreds of them waiting out its 3–6 s at once (in
+        // turns of 100 it would never see more than 100). Counted by the fake, not timed;
+        // speed itself is measured by `receiptq-lab bench http`. The bar is 5× what turns of 100
+        // could reach, not "most of them": under the whole suite's load on 2 cores the 2,000
+        // were handed to libcurl over longer than the fake's 3–6 s: peaks of 2,000, 1,818, 1,098
+        // and 953 in four fresh-clone runs of ./Deploy/dev test.
         let stats = fake.stats.snapshot()
         print("2,000 slow requests: \(elapsed), at most \(stats.peakPending) waiting at the fake at once")
-        #expect(stats.peakPending >= 1_000, "at most \(stats.peakPending) requests were in flight together")
+        #expect(stats.peakPending >= 500, "at most \(stats.peakPending) requests were in flight together")
         #expect(stats.validAnswersByTransactionID["1000000001"] == 2_000)
         await client.shutdown()
         await fake.stop()
