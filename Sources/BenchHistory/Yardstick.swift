@@ -7,10 +7,16 @@ import Foundation
 /// figure and its arithmetic.
 ///
 /// - `p256Microseconds`: CPU time of one P-256 ECDSA verification (swift-crypto, BoringSSL) on one
-///   thread, the median of its runs — the work the product does for every signed transaction, and
+///   thread, the fastest of its runs — the work the product does for every signed transaction, and
 ///   pure CPU.
 /// - `commitMicroseconds`: wall time of a one-row UPDATE and its commit on one connection, the
-///   median of its runs — `bench queue`'s baseline, the price of a durable write.
+///   fastest of its runs — `bench queue`'s baseline, the price of a durable write.
+///
+/// The fastest, not the median: on this machine P-256 is bimodal, ~72 µs or ~105 µs from one run
+/// to the next, while the benches' costs did not follow it — a median that landed in the other
+/// mode moved every ratio by 1.4× (a guard read 1.41× with the bench's own costs unchanged).
+/// Other work only ever adds time, so the fastest of many runs is the machine's speed; a slow day
+/// slows the fastest run too.
 public struct Yardstick: Sendable, Codable, Equatable {
     public var p256Microseconds: Double
     public var commitMicroseconds: Double
@@ -37,16 +43,21 @@ public struct Yardstick: Sendable, Codable, Equatable {
         }
     }
 
-    /// The yardstick of a run measured before and after its work: the geometric mean of the two,
-    /// so conditions that changed while the bench ran count half each; the spread is the widest
-    /// of the two runs' own and of before against after.
+    /// The yardstick of a run measured before and after its work: the faster of the two (twice
+    /// the runs to find the machine's speed in); the spread is the widest of the two runs' own
+    /// and of before against after, so a machine that changed during the bench shows.
     public static func bracketing(before: Yardstick, after: Yardstick) -> Yardstick {
-        func mean(_ a: Double, _ b: Double) -> Double { (a * b).squareRoot() }
         func apart(_ a: Double, _ b: Double) -> Double { min(a, b) > 0 ? max(a, b) / min(a, b) : 1 }
-        return Yardstick(p256Microseconds: mean(before.p256Microseconds, after.p256Microseconds),
-                         commitMicroseconds: mean(before.commitMicroseconds, after.commitMicroseconds),
+        return Yardstick(p256Microseconds: min(before.p256Microseconds, after.p256Microseconds),
+                         commitMicroseconds: min(before.commitMicroseconds, after.commitMicroseconds),
                          p256Spread: max(before.p256Spread, after.p256Spread, apart(before.p256Microseconds, after.p256Microseconds)),
                          commitSpread: max(before.commitSpread, after.commitSpread, apart(before.commitMicroseconds, after.commitMicroseconds)))
+    }
+
+    /// The fastest (smallest) of `values` and their spread (max / min).
+    public static func fastestAndSpread(_ values: [Double]) -> (fastest: Double, spread: Double) {
+        guard let low = values.min(), let high = values.max() else { return (0, 1) }
+        return (low, low > 0 ? high / low : 1)
     }
 
     /// The median of `values` and their spread (max / min).

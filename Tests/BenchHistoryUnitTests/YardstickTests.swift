@@ -24,14 +24,23 @@ import Testing
         #expect(yardstick.ratio(6, kind: .plain) == nil)
     }
 
-    @Test func measuredBeforeAndAfterTheRunCountsBothHalvesAndWidensTheSpread() {
+    @Test func measuredBeforeAndAfterTheRunKeepsTheFasterAndWidensTheSpread() {
         let before = Yardstick(p256Microseconds: 80, commitMicroseconds: 4000, p256Spread: 1.1, commitSpread: 1.2)
         let after = Yardstick(p256Microseconds: 125, commitMicroseconds: 4000, p256Spread: 1.05, commitSpread: 1.3)
         let run = Yardstick.bracketing(before: before, after: after)
-        #expect(run.p256Microseconds == 100)                                // √(80 × 125)
+        #expect(run.p256Microseconds == 80)                                 // the machine's speed: other work only adds
         #expect(run.commitMicroseconds == 4000)
         #expect(run.p256Spread == 125.0 / 80)                               // before against after is the widest
         #expect(run.commitSpread == 1.3)                                    // a run's own spread is the widest
+    }
+
+    @Test func theFastestRunIsTheMachinesSpeedWhateverModeTheMedianLandsIn() {
+        // Bimodal, as P-256 is on this machine: three slow runs and two fast ones.
+        let runs: [Double] = [105, 72, 104, 73, 106]
+        #expect(Yardstick.medianAndSpread(runs).median == 104)
+        let fastest = Yardstick.fastestAndSpread(runs)
+        #expect(fastest.fastest == 72)
+        #expect(fastest.spread == 106.0 / 72)
     }
 
     @Test func onASlowDayTheFigureAndTheYardstickMoveTogether() {

@@ -23,7 +23,7 @@ struct BenchRecording: ParsableArguments, Sendable {
     @Option(help: "How many times worse than recorded a guarded figure may be.")
     var guardFactor = 1.5
 
-    @Option(help: "Runs of the yardstick's two loops (the median is kept).")
+    @Option(help: "Runs of the yardstick's two loops, before and after the bench (the fastest is kept).")
     var yardstickRuns = 5
 
     var wanted: Bool { recordFile != nil || guardFile != nil }

@@ -5,14 +5,14 @@ import Foundation
 import PostgresTesting
 
 /// `receiptq-lab bench yardstick`: the yardstick alone, measured `--runs` times in a row, with the
-/// spread of its medians — how steady the instrument is that every other figure is divided by.
+/// spread of its measurements (each the fastest of its loops) — how steady the instrument is that every other figure is divided by.
 struct BenchYardstick: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "yardstick",
         abstract: "Measure the yardstick (P-256 verification CPU, one-row commit) N times and print its spread.")
 
     @OptionGroup var database: DatabaseOptions
-    @Option(help: "Measurements, each the median of --loops loops.") var runs = 10
+    @Option(help: "Measurements, each the fastest of --loops loops.") var runs = 10
     @Option(help: "Loops per measurement (as every bench: 5).") var loops = 5
     @Flag(help: "Print one JSON line per measurement.") var json = false
 
@@ -44,7 +44,7 @@ struct BenchYardstick: AsyncParsableCommand {
         guard !json else { return }
         let p256 = Yardstick.medianAndSpread(measured.map(\.p256Microseconds))
         let commit = Yardstick.medianAndSpread(measured.map(\.commitMicroseconds))
-        print(String(format: "over %d measurements: P-256 median %.1f µs, spread %.2f×; one-row commit median %.0f µs, spread %.2f×",
+        print(String(format: "over %d measurements (each the fastest of its loops): P-256 median %.1f µs, spread %.2f×; one-row commit median %.0f µs, spread %.2f×",
                      runs, p256.median, p256.spread, commit.median, commit.spread))
     }
 }
