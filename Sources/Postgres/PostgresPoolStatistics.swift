@@ -50,8 +50,13 @@ public enum PostgresPools {
         return byName.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
+    /// Also drops released pools, so a process that makes many pools and is never scraped (the
+    /// tests, one-shot commands) keeps no trail of them.
     static func register(_ pool: PostgresPool) {
-        live.withLock { $0[ObjectIdentifier(pool)] = WeakPool(pool: pool) }
+        live.withLock { entries in
+            entries = entries.filter { $0.value.pool != nil }
+            entries[ObjectIdentifier(pool)] = WeakPool(pool: pool)
+        }
     }
 
     static func unregister(_ pool: PostgresPool) {
