@@ -46,6 +46,7 @@ struct FleetRateLimiterTests {
         defer { limiters.forEach { $0.1.shutdown() } }
         let started = ContinuousClock.now   // the bucket is made by the first take, after this
         let lag = SchedulingLag.start()
+        let databaseLag = DatabaseLag.start(asWorker)
         let permits = await withTaskGroup(of: [ContinuousClock.Instant].self) { group in
             for (limiter, _) in limiters { group.addTask { await Self.hammer(limiter, callers: 8, for: .seconds(4)) } }
             return await group.reduce(into: []) { $0 += $1 }
@@ -54,20 +55,23 @@ struct FleetRateLimiterTests {
         // Never more: rate × time + the bucket's capacity (20), whatever the load.
         #expect(Double(permits.count) <= 100 * elapsed.secondsValue + 20, "\(permits.count) permits in \(elapsed)")
         // The whole budget, after the first second (the buckets start empty), less the time this
-        // test process could not run: tests in parallel share its two cooperative threads, and a
-        // limiter that is not scheduled cannot take tokens.
+        // test process could not run (tests in parallel share its two cooperative threads, and a
+        // limiter that is not scheduled cannot take tokens) and less the time PostgreSQL could not
+        // answer (beside the whole suite on 2 cores its backends wait for a core too: 167 of 300
+        // was seen with this process starved for only 79 ms). Most of the budget, not all of it:
+        // a limiter that loses tokens (a refill rounded away, a bucket that never fills past one
+        // batch) grants a fraction of it, and `bench appstore-api` measures the whole budget used
+        // (50.0/s of 50) where nothing else competes for the cores.
         let window = (started + .seconds(1))..<(started + .seconds(4))
         let steady = permits.filter { window.contains($0) }.count
         let starved = await lag.stop(in: window)
-        let budget = 100 * max(0, 3 - starved.secondsValue)
-        // Only on a machine that let this process run: beside the whole suite on 2 cores, the
-        // database itself can be starved too (steady 0 was seen; 250 of 300 with this process
-        // starved for only 36 ms), which no lag probe here sees. So the test asks for most of the
-        // budget — a limiter that loses tokens (a refill rounded away, a bucket that never fills
-        // past one batch) grants a fraction of it — and `bench appstore-api` measures the whole
-        // budget used (50.0/s of 50), where nothing else competes for the cores.
-        if starved < .milliseconds(300) {
-            #expect(Double(steady) >= 0.7 * budget - 10, "\(steady) permits in 3 s at 100/s, this process starved for \(starved)")
+        let unanswered = await databaseLag.stop(in: window)
+        let budget = 100 * max(0, 3 - starved.secondsValue - unanswered.secondsValue)
+        // Only on a machine that let this test run for most of the window; otherwise the bound
+        // says nothing.
+        if starved + unanswered < .milliseconds(1500) {
+            #expect(Double(steady) >= 0.7 * budget - 10,
+                    "\(steady) permits in 3 s at 100/s, this process starved for \(starved), PostgreSQL slow for \(unanswered)")
         }
         let row = try #require(try await limiters[0].1.withConnection { try ReadRateBudgets.run(on: $0) }.first)
         #expect(row.grantedTotal >= Int64(permits.count))
@@ -107,6 +111,7 @@ struct FleetRateLimiterTests {
         }
         let started = ContinuousClock.now
         let lag = SchedulingLag.start()
+        let databaseLag = DatabaseLag.start(asWorker)
         async let shared = withTaskGroup(of: Int.self) { group in
             for gate in gates { group.addTask { await hammer(gate, callers: 8, for: .seconds(4)) } }
             return await group.reduce(0, +)
@@ -115,12 +120,13 @@ struct FleetRateLimiterTests {
         let (checks, rest) = await (shared, others)
         let elapsed = ContinuousClock.now - started
         let starved = await lag.stop(in: started..<(started + .seconds(4)))
-        print("budget share | status checks \(checks), the other caller \(rest) in \(elapsed) (share 10/s of 40/s), starved \(starved)")
+        let unanswered = await databaseLag.stop(in: started..<(started + .seconds(4)))
+        print("budget share | status checks \(checks), the other caller \(rest) in \(elapsed) (share 10/s of 40/s), starved \(starved), PostgreSQL slow for \(unanswered)")
         // Never more than the share: 10/s × time + its bucket's capacity (2), from two processes at once.
         #expect(Double(checks) <= 10 * elapsed.secondsValue + 2, "\(checks) status checks in \(elapsed) at a share of 10/s")
         // Everyone together within the endpoint's 40/s (+ its capacity, 8).
         #expect(Double(checks + rest) <= 40 * elapsed.secondsValue + 8, "\(checks + rest) permits in \(elapsed) at 40/s")
-        if starved < .milliseconds(300) {
+        if starved + unanswered < .milliseconds(300) {
             // The share is used, and the rest of the endpoint goes to the other caller (after the first second: empty buckets).
             #expect(Double(checks) >= 0.6 * 10 * 3, "\(checks) status checks in 4 s at a share of 10/s")
             #expect(rest > checks, "the other caller got \(rest), status checks \(checks)")
