@@ -332,7 +332,7 @@ let package = Package(
         .testTarget(name: "WorkerUnitTests", dependencies: ["Worker", "ReceiptQueue", "AppStore", "AppStoreServerAPI", "AppleSignedData", "ClockTesting", "HTTPClient",
                                                     "WebhookSignature", .product(name: "Logging", package: "swift-log"),
                                                     .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
-        .testTarget(name: "APIUnitTests", dependencies: ["API", "HTTPFront", .product(name: "Hummingbird", package: "hummingbird")]),
+        .testTarget(name: "APIUnitTests", dependencies: ["API", "HTTPFront", "ReceiptQueue", .product(name: "Hummingbird", package: "hummingbird")]),
         .testTarget(name: "CommandSupportUnitTests", dependencies: ["CommandSupport", "AppleSignedData", "Postgres", .product(name: "Logging", package: "swift-log"),
                                                             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         .testTarget(
@@ -379,6 +379,7 @@ let package = Package(
             name: "APIIntegrationTests",
             dependencies: ["API", "APITesting", "ReceiptQueue", "Postgres", "PostgresTesting", "ReceiptQueueTesting",
                            "AppleSignedData", "AppleTestPKI", "FakeAppStore",
+                           .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "X509", package: "swift-certificates"),
                            .product(name: "Logging", package: "swift-log")]
         ),

@@ -63,6 +63,10 @@ public struct APIConfiguration: Sendable {
     /// Whether a subscription in Apple's billing retry (no grace period) keeps its entitlement
     /// while Apple retries. Apple's guidance, and the default: no (a grace period keeps it).
     public var billingRetryAccess: Bool = false
+    /// Signs promotional offers and StoreKit 2 signed requests for the backend (POST
+    /// /v1/users/{user_id}/offer-signatures). nil: that route answers 501 (the API was started
+    /// without an In-App Purchase key). Default: nil.
+    public var offerSigning: OfferSigning? = nil
 
     public init(
         host: String = "127.0.0.1",

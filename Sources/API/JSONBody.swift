@@ -7,6 +7,12 @@ enum JSONBody {
     /// `limit` bytes (413 as soon as more arrive: the body is never buffered past the limit),
     /// then decodes (400).
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
+        try decode(type, from: try await read(request, limit: limit))
+    }
+
+    /// The body's bytes, after the `Content-Type` and size checks of `decode`: for a route that
+    /// also reads a member no `Decodable` type describes.
+    static func read(_ request: Request, limit: Int) async throws -> Data {
         let contentType = request.headers[.contentType]?.split(separator: ";").first?
             .trimmingCharacters(in: .whitespaces).lowercased()
         guard contentType == "application/json" else {
@@ -16,8 +22,13 @@ enum JSONBody {
             throw Problem(.tooLarge, "the request body is larger than \(limit) bytes")
         }
         let buffer = try await request.body.collect(upTo: limit)
+        return Data(buffer.readableBytesView)
+    }
+
+    /// Decodes bytes `read` returned (400 naming the field on a missing or mistyped member).
+    static func decode<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
         do {
-            return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+            return try JSONDecoder().decode(T.self, from: body)
         } catch let problem as Problem {
             throw problem
         } catch DecodingError.keyNotFound(let key, _) {

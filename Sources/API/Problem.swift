@@ -16,6 +16,7 @@ public struct Problem: Error, Sendable {
         case invalidSignedTransaction = "invalid-signed-transaction"
         case invalidNotification = "invalid-notification"
         case notificationsNotConfigured = "notifications-not-configured"
+        case offerSigningNotConfigured = "offer-signing-not-configured"
         case invalidReceipt = "invalid-receipt"
         case tooLarge = "too-large"
         case unsupportedMediaType = "unsupported-media-type"
@@ -33,6 +34,7 @@ public struct Problem: Error, Sendable {
             case .purchaseNotOwned: .forbidden
             case .invalidSignedTransaction, .invalidNotification, .invalidReceipt: .unprocessableContent
             case .notificationsNotConfigured: .serviceUnavailable
+            case .offerSigningNotConfigured: .notImplemented
             case .tooLarge: .contentTooLarge
             case .unsupportedMediaType: .unsupportedMediaType
             case .rateLimited: .tooManyRequests
@@ -56,6 +58,7 @@ public struct Problem: Error, Sendable {
             case .invalidSignedTransaction: "The signed transaction is not one Apple signed for this app; nothing was stored"
             case .invalidNotification: "The notification is not one Apple signed for this app; nothing was stored"
             case .notificationsNotConfigured: "This API cannot verify Apple's notifications yet (no bundle ids or roots); nothing was stored, Apple will retry"
+            case .offerSigningNotConfigured: "This API has no In-App Purchase key to sign offers with"
             case .invalidReceipt: "The receipt is not an app receipt Apple signed for this app; nothing was stored"
             case .tooLarge: "Request body or receipt too large"
             case .unsupportedMediaType: "Content-Type must be application/json"

@@ -9,14 +9,7 @@ import X509
 /// must chain to. Each option overrides its `RECEIPTQ_*` variable; the configuration structs hold
 /// the defaults. The key's text is read here and never printed.
 public struct ServerAPIOptions: ParsableArguments, Sendable {
-    @Option(help: "The App Store Connect In-App Purchase key file (.p8).")
-    public var appStoreKeyFile: String?
-
-    @Option(help: "The key's id (its file is AuthKey_<KEY_ID>.p8).")
-    public var appStoreKeyId: String?
-
-    @Option(help: "The issuer id from App Store Connect → Users and Access → Integrations.")
-    public var appStoreIssuerId: String?
+    @OptionGroup public var inAppPurchaseKey: InAppPurchaseKeyOptions
 
     @Option(name: .customLong("bundle-ids"),
             help: "Comma-separated bundle ids of your apps; the first is the app the App Store Server API token speaks for (its bid).")
@@ -68,7 +61,7 @@ public struct ServerAPIOptions: ParsableArguments, Sendable {
 
     /// Whether App Store Server API credentials were given (a key file).
     public func isConfigured(_ environment: EnvironmentReader = EnvironmentReader()) -> Bool {
-        appStoreKeyFile ?? environment.string("RECEIPTQ_APP_STORE_KEY_FILE") != nil
+        inAppPurchaseKey.keyFile(environment) != nil
     }
 
     /// The roots signed data must chain to, with or without Server API credentials (StoreKit 2
@@ -113,26 +106,14 @@ public struct ServerAPIOptions: ParsableArguments, Sendable {
 
     /// Everything resolved and checked once; a problem is one `ConfigurationError` naming its setting.
     public func settings(_ environment: EnvironmentReader = EnvironmentReader()) throws -> ServerAPISettings {
-        guard let keyFile = appStoreKeyFile ?? environment.string("RECEIPTQ_APP_STORE_KEY_FILE") else {   // the .p8 key's file
+        guard let key = try inAppPurchaseKey.key(environment) else {
             throw ConfigurationError("no App Store Connect key: pass --app-store-key-file or set RECEIPTQ_APP_STORE_KEY_FILE")
         }
-        guard let keyId = appStoreKeyId ?? environment.string("RECEIPTQ_APP_STORE_KEY_ID") else {
-            throw ConfigurationError("no key id: pass --app-store-key-id or set RECEIPTQ_APP_STORE_KEY_ID")
-        }
-        guard let issuerId = appStoreIssuerId ?? environment.string("RECEIPTQ_APP_STORE_ISSUER_ID") else {
+        guard let issuerId = inAppPurchaseKey.issuerId(environment) else {
             throw ConfigurationError("no issuer id: pass --app-store-issuer-id or set RECEIPTQ_APP_STORE_ISSUER_ID")
         }
         guard let bundleId = bundleIdList(environment).first else {
             throw ConfigurationError("no bundle id: pass --bundle-ids or set RECEIPTQ_BUNDLE_IDS")
-        }
-        guard let pem = try? String(contentsOfFile: keyFile, encoding: .utf8) else {
-            throw ConfigurationError("--app-store-key-file / RECEIPTQ_APP_STORE_KEY_FILE: cannot read \(keyFile)")
-        }
-        let key: AppStoreConnectKey
-        do {
-            key = try AppStoreConnectKey(pem: pem, keyId: keyId)
-        } catch {
-            throw ConfigurationError("--app-store-key-file / RECEIPTQ_APP_STORE_KEY_FILE: \(error)")
         }
         let appAppleId = try appAppleIdValue(environment)
         var api = ServerAPIConfiguration()

@@ -30,7 +30,12 @@ public struct SignedDataOptions: ParsableArguments, Sendable {
 
     /// The bundle ids, from the option or `RECEIPTQ_BUNDLE_IDS`.
     public func bundleIdSet(_ environment: EnvironmentReader = EnvironmentReader()) -> Set<String> {
-        Set(bundleIDs.map(EnvironmentReader.split) ?? environment.list("RECEIPTQ_BUNDLE_IDS") ?? [])
+        Set(bundleIdList(environment))
+    }
+
+    /// The bundle ids in the order given: the first is the default app where one is named.
+    public func bundleIdList(_ environment: EnvironmentReader = EnvironmentReader()) -> [String] {
+        bundleIDs.map(EnvironmentReader.split) ?? environment.list("RECEIPTQ_BUNDLE_IDS") ?? []
     }
 
     /// The configured root files, from the option or `RECEIPTQ_SIGNED_DATA_ROOTS`; empty: Apple's.
@@ -47,7 +52,7 @@ public struct SignedDataOptions: ParsableArguments, Sendable {
     /// Apple id (`AppleChecks`); `ocsp` carries the online revocation checks when they are on.
     public func verifier(_ environment: EnvironmentReader = EnvironmentReader(),
                          ocsp: @autoclosure () -> any OCSPRequester = OCSPQueryRequester { _, _ in throw OCSPUnavailable() }) throws -> SignedTransactionVerifier? {
-        let bundles = Set(bundleIDs.map(EnvironmentReader.split) ?? environment.list("RECEIPTQ_BUNDLE_IDS") ?? [])
+        let bundles = bundleIdSet(environment)
         guard !bundles.isEmpty else { return nil }
         var appleID = appAppleId
         if appleID == nil, let text = environment.string("RECEIPTQ_APP_APPLE_ID") {

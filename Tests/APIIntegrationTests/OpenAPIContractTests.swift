@@ -33,7 +33,7 @@ struct OpenAPIContractTests {
             "POST /v1/receipts", "GET /v1/receipts/{id}", "POST /v1/orders", "GET /v1/users/{user_id}/grants",
             "GET /v1/events", "POST /v1/transactions", "GET /v1/users/{user_id}/entitlements", "POST /v1/apple/notifications",
             "GET /v1/users/{user_id}/subscriptions", "PUT /v1/users/{user_id}/consumption-consent", "GET /v1/openapi.json",
-            "POST /v1/users/{user_id}/history-syncs",
+            "POST /v1/users/{user_id}/history-syncs", "POST /v1/users/{user_id}/offer-signatures",
         ])
     }
 
@@ -91,6 +91,13 @@ struct OpenAPIContractTests {
             ("PUT /v1/users/{user_id}/consumption-consent", "no token", "", {
                 try await HTTPTestClient.send("PUT", api.baseURL + "/v1/users/u/consumption-consent", json: ["consented": true]) }),
             ("GET /v1/openapi.json", "no token", "", { try await api.get("/v1/openapi.json", token: nil) }),
+            // This API was started without an In-App Purchase key (OfferSignatureTests sign with one).
+            ("POST /v1/users/{user_id}/offer-signatures", "not configured", "", {
+                try await api.post("/v1/users/u/offer-signatures", json: ["type": "promotional_offer", "product_id": "p", "offer_id": "o"]) }),
+            ("POST /v1/users/{user_id}/offer-signatures", "bad type", "", {
+                try await api.post("/v1/users/u/offer-signatures", json: ["type": "discount"]) }),
+            ("POST /v1/users/{user_id}/offer-signatures", "no token", "", {
+                try await api.post("/v1/users/u/offer-signatures", json: ["type": "promotional_offer"], token: nil) }),
             // Apple sends no token; this API was started without bundle ids, so it cannot verify one yet.
             ("POST /v1/apple/notifications", "not configured", "", {
                 try await api.post("/v1/apple/notifications", json: ["signedPayload": "a.b.c"], token: nil) }),

@@ -26,6 +26,8 @@ struct ApiCommand: AsyncParsableCommand {
     @OptionGroup(title: "Listener") var listener: ApiListenerOptions
     @OptionGroup(title: "Tokens and limits") var access: ApiAccessOptions
     @OptionGroup(title: "Intake") var intake: ApiIntakeOptions
+    @OptionGroup(title: "Offer signatures (the In-App Purchase key; without it POST /v1/users/{id}/offer-signatures answers 501)")
+    var inAppPurchaseKey: InAppPurchaseKeyOptions
 
     /// The configuration from options, then the environment, then the defaults; validated.
     func settings(_ environment: EnvironmentReader) throws -> APIConfiguration {
@@ -50,12 +52,23 @@ struct ApiCommand: AsyncParsableCommand {
             settings.receiptCheck = try ReceiptCheckMode.verifier(bundleIds: signedData.bundleIdSet(environment),
                                                                   roots: signedData.trustedRoots(environment))
         }
+        settings.offerSigning = try offerSigning(environment)
         do {
             try settings.validate()
         } catch {
             throw ConfigurationError("\(error)")
         }
         return settings
+    }
+
+    /// The In-App Purchase key and the apps it signs offers for; nil without a key.
+    private func offerSigning(_ environment: EnvironmentReader) throws -> OfferSigning? {
+        guard let key = try inAppPurchaseKey.key(environment) else { return nil }
+        let bundleIds = signedData.bundleIdList(environment)
+        guard !bundleIds.isEmpty else {
+            throw ConfigurationError("--app-store-key-file signs offers for your apps: pass --bundle-ids (or RECEIPTQ_BUNDLE_IDS) too")
+        }
+        return OfferSigning(key: key, issuerId: inAppPurchaseKey.issuerId(environment), bundleIds: bundleIds)
     }
 
     func run() async throws {
@@ -91,7 +104,8 @@ struct ApiCommand: AsyncParsableCommand {
                                                "port": "\(settings.port)", "admin": "\(adminSettings.host):\(adminSettings.port)",
                                                "tokens": "\(settings.tokens.count)",
                                                "trusted_claim_tokens": "\(settings.trustedClaimTokens.count)",
-                                               "receipt_check": "\(settings.receiptCheck == nil ? "off" : "local")"])
+                                               "receipt_check": "\(settings.receiptCheck == nil ? "off" : "local")",
+                                               "offer_signing": "\(settings.offerSigning.map { "key \($0.key.keyId)" } ?? "off")"])
         try await group.run()
     }
 
