@@ -328,6 +328,16 @@ def run(fake, sink):
         return "signedAppTransactionInfo verified"
     check("get_app_transaction_info", app_transaction)
 
+    def app_transaction_as_the_app_gets_it():
+        handed = fake.admin("POST", "app-transaction", {"customer": "early-bird", "originalApplicationVersion": "0.9"})
+        decoded = verify.verify_and_decode_app_transaction(handed["signedAppTransaction"])
+        expect(decoded.originalApplicationVersion == "0.9" and decoded.appTransactionId == handed["appTransactionId"],
+               f"the app's AppTransaction says {decoded.originalApplicationVersion}")
+        served = verify.verify_and_decode_app_transaction(production.get_app_transaction_info(handed["appTransactionId"]).signedAppTransactionInfo)
+        expect(served.originalApplicationVersion == "0.9", "Get App Transaction Info disagrees with the app's AppTransaction")
+        return "verified; original version 0.9 in both"
+    check("app transaction (the app's, then Get App Transaction Info)", app_transaction_as_the_app_gets_it)
+
     test_token = {}
 
     def test_notification():

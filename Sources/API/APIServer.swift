@@ -59,6 +59,7 @@ public struct APIServer: Service {
         HistorySyncRoutes(pool: pool).register(on: v1)
         ConsentRoutes(configuration: configuration, pool: pool).register(on: v1)
         OfferSignatureRoutes(signing: configuration.offerSigning, pool: pool).register(on: v1)
+        AppTransactionRoutes(configuration: configuration, pool: pool).register(on: v1)
         EventRoutes(pool: pool).register(on: v1)
         TransactionRoutes(configuration: configuration, groupCommit: groupCommit, metrics: metrics).register(on: v1)
         // Apple's notifications: outside the bearer-token group (the signature authenticates them).

@@ -11,6 +11,7 @@ enum MethodNotAllowed {
         ("/v1/users/{user_id}/subscriptions", "GET"), ("/v1/transactions", "POST"), ("/v1/events", "GET"),
         ("/v1/apple/notifications", "POST"), ("/v1/users/{user_id}/consumption-consent", "PUT"), ("/v1/openapi.json", "GET"),
         ("/v1/users/{user_id}/history-syncs", "POST"), ("/v1/users/{user_id}/offer-signatures", "POST"),
+        ("/v1/users/{user_id}/app-transactions", "GET"), ("/v1/users/{user_id}/app-transactions", "POST"),
     ]
 
     /// The label of a request that matched no route: one value whatever the path, so a scanner

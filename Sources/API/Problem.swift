@@ -17,6 +17,8 @@ public struct Problem: Error, Sendable {
         case invalidNotification = "invalid-notification"
         case notificationsNotConfigured = "notifications-not-configured"
         case offerSigningNotConfigured = "offer-signing-not-configured"
+        case invalidAppTransaction = "invalid-app-transaction"
+        case appTransactionNotOwned = "app-transaction-not-owned"
         case invalidReceipt = "invalid-receipt"
         case tooLarge = "too-large"
         case unsupportedMediaType = "unsupported-media-type"
@@ -35,6 +37,8 @@ public struct Problem: Error, Sendable {
             case .invalidSignedTransaction, .invalidNotification, .invalidReceipt: .unprocessableContent
             case .notificationsNotConfigured: .serviceUnavailable
             case .offerSigningNotConfigured: .notImplemented
+            case .invalidAppTransaction: .unprocessableContent
+            case .appTransactionNotOwned: .forbidden
             case .tooLarge: .contentTooLarge
             case .unsupportedMediaType: .unsupportedMediaType
             case .rateLimited: .tooManyRequests
@@ -59,6 +63,8 @@ public struct Problem: Error, Sendable {
             case .invalidNotification: "The notification is not one Apple signed for this app; nothing was stored"
             case .notificationsNotConfigured: "This API cannot verify Apple's notifications yet (no bundle ids or roots); nothing was stored, Apple will retry"
             case .offerSigningNotConfigured: "This API has no In-App Purchase key to sign offers with"
+            case .invalidAppTransaction: "The app transaction is not one Apple signed for this app; nothing was stored"
+            case .appTransactionNotOwned: "This app transaction belongs to another user"
             case .invalidReceipt: "The receipt is not an app receipt Apple signed for this app; nothing was stored"
             case .tooLarge: "Request body or receipt too large"
             case .unsupportedMediaType: "Content-Type must be application/json"

@@ -1,8 +1,8 @@
 import AppleSignedData
 
 /// The endpoints customer support needs (`Support` target): Look Up Order ID, renewal-date
-/// extensions (one subscriber, or every active subscriber of a product with status polling) and
-/// Set App Account Token. Named as Apple names them; bodies as Apple documents them.
+/// extensions (one subscriber, or every active subscriber of a product with status polling), Set
+/// App Account Token and Get App Transaction Info. Named as Apple names them; bodies as Apple documents them.
 extension AppStoreServerAPIClient {
     /// Look Up Order ID: the transactions of the order id on the customer's App Store receipt
     /// e-mail. Apple answers `status` 0 with signed transactions, or 1 when the order is not this
@@ -41,10 +41,25 @@ extension AppStoreServerAPIClient {
                               path: "/inApps/v1/transactions/" + ServerAPIPath.segment(originalTransactionId) + "/appAccountToken",
                               body: ServerAPIJSON.encode(["appAccountToken": appAccountToken]))
     }
+
+    /// Get App Transaction Info: the customer's app transaction (their download of the app), found
+    /// by any transaction id, original transaction id or app transaction id of theirs.
+    public func getAppTransactionInfo(_ anyTransactionId: String) async throws -> AppTransactionInfoResponse {
+        try await perform(.getAppTransactionInfo, .get, path: "/inApps/v1/transactions/appTransactions/" + ServerAPIPath.segment(anyTransactionId),
+                          as: AppTransactionInfoResponse.self)
+    }
 }
 
-
 extension AppStoreServerAPIClient {
+    /// Get App Transaction Info, verified (chain, bundle id, environment, app Apple id).
+    public func verifiedAppTransactionInfo(_ anyTransactionId: String, verifier: SignedDataVerifier) async throws -> AppTransactionPayload {
+        let response = try await getAppTransactionInfo(anyTransactionId)
+        guard let signed = response.signedAppTransactionInfo else {
+            throw ServerAPIError(.unreadableResponse, httpStatus: 200, detail: "no signedAppTransactionInfo")
+        }
+        return try await verifier.verify(signed, as: AppTransactionPayload.self)
+    }
+
     /// Look Up Order ID, each transaction verified; empty when Apple knows no such order.
     public func verifiedLookUpOrderId(_ orderId: String, verifier: SignedDataVerifier) async throws -> [TransactionPayload] {
         let response = try await lookUpOrderId(orderId)

@@ -28,6 +28,8 @@ public enum ServerAPIEndpoint: String, Sendable, Hashable, CaseIterable, CustomS
     case massExtensionStatus = "get_status_of_subscription_renewal_date_extensions"
     /// `PUT /inApps/v1/transactions/{originalTransactionId}/appAccountToken`
     case setAppAccountToken = "set_app_account_token"
+    /// `GET /inApps/v1/transactions/appTransactions/{transactionId}` (the customer's app transaction)
+    case getAppTransactionInfo = "get_app_transaction_info"
 
     /// Apple's published production limit, in requests per second per app ("Identifying rate
     /// limits"; enforced over an hour). The sandbox gets 10% of it.
@@ -38,7 +40,7 @@ public enum ServerAPIEndpoint: String, Sendable, Hashable, CaseIterable, CustomS
         case .getRefundHistory: 10
         case .requestTestNotification, .getTestNotificationStatus: 1
         // Support operations, asked by hand: modest budgets (Apple publishes no higher figure we rely on).
-        case .lookUpOrderId, .extendSubscriptionRenewalDate, .massExtensionStatus, .setAppAccountToken: 10
+        case .lookUpOrderId, .extendSubscriptionRenewalDate, .massExtensionStatus, .setAppAccountToken, .getAppTransactionInfo: 10
         case .massExtendRenewalDate: 1
         }
     }

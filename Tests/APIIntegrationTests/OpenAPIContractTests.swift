@@ -34,6 +34,7 @@ struct OpenAPIContractTests {
             "GET /v1/events", "POST /v1/transactions", "GET /v1/users/{user_id}/entitlements", "POST /v1/apple/notifications",
             "GET /v1/users/{user_id}/subscriptions", "PUT /v1/users/{user_id}/consumption-consent", "GET /v1/openapi.json",
             "POST /v1/users/{user_id}/history-syncs", "POST /v1/users/{user_id}/offer-signatures",
+            "GET /v1/users/{user_id}/app-transactions", "POST /v1/users/{user_id}/app-transactions",
         ])
     }
 
@@ -96,6 +97,14 @@ struct OpenAPIContractTests {
                 try await api.post("/v1/users/u/offer-signatures", json: ["type": "promotional_offer", "product_id": "p", "offer_id": "o"]) }),
             ("POST /v1/users/{user_id}/offer-signatures", "bad type", "", {
                 try await api.post("/v1/users/u/offer-signatures", json: ["type": "discount"]) }),
+            ("GET /v1/users/{user_id}/app-transactions", "valid", "", { try await api.get("/v1/users/u/app-transactions") }),
+            ("GET /v1/users/{user_id}/app-transactions", "no token", "", { try await api.get("/v1/users/u/app-transactions", token: nil) }),
+            // Without bundle ids this API accepts no signed data (AppTransactionTests submit genuine ones).
+            ("POST /v1/users/{user_id}/app-transactions", "not configured", "", {
+                try await api.post("/v1/users/u/app-transactions", json: ["signed_app_transaction": "a.b.c"]) }),
+            ("POST /v1/users/{user_id}/app-transactions", "missing", "", { try await api.post("/v1/users/u/app-transactions", json: [:]) }),
+            ("POST /v1/users/{user_id}/app-transactions", "no token", "", {
+                try await api.post("/v1/users/u/app-transactions", json: ["signed_app_transaction": "a.b.c"], token: nil) }),
             ("POST /v1/users/{user_id}/offer-signatures", "no token", "", {
                 try await api.post("/v1/users/u/offer-signatures", json: ["type": "promotional_offer"], token: nil) }),
             // Apple sends no token; this API was started without bundle ids, so it cannot verify one yet.

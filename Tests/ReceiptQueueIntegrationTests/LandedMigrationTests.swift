@@ -45,6 +45,7 @@ struct LandedMigrationTests {
         "0034_transaction_submissions.sql": "feea5459dc58da6053cba2436a25cb463395a45ed4fdc84ddfa91834a76378a5",
         "0035_purchase_owners.sql": "87b211b9f4c8eecf3e58c33a3a4b21dbca568206970f571638a4edf630ea71ed",
         "0036_support_rate_budget.sql": "884f9d0528271a7961c257bfce33cb307f7a0d53aa51e1fc606bef49fdbcc4c1",
+        "0037_app_transactions.sql": "7dd0f00865b33c04e6b6565840b68728945dbe6c4f254759625407353fcd4d75",
     ]
 
     @Test func everyMigrationIsPinnedAndUnchanged() async throws {

@@ -22,6 +22,22 @@ struct ServerAPIClientTests {
         }
     }
 
+    /// Get App Transaction Info: the customer's app transaction, found by any id of theirs and
+    /// verified as any signed data; the same one StoreKit hands the app.
+    @Test func theAppTransactionIsFoundByAnyOfTheCustomersIdsAndVerified() async throws {
+        try await withServerAPIFixture { fixture in
+            let purchase = try fixture.buy(customer: "early-bird")
+            let handed = fixture.fake.serverAPI.signedAppTransaction(customer: "early-bird", originalApplicationVersion: "0.9")
+            for id in [purchase.transactionId, purchase.originalTransactionId, handed.appTransactionId] {
+                let app = try await fixture.client().verifiedAppTransactionInfo(id, verifier: try fixture.verifier())
+                #expect(app.appTransactionId == handed.appTransactionId, "found by \(id)")
+                #expect(app.originalApplicationVersion == "0.9")
+                #expect(app.bundleId == ServerAPIFixture.bundleId && app.environment == .production)
+            }
+            await #expect(throws: ServerAPIError.self) { _ = try await fixture.client().getAppTransactionInfo("9999999999") }
+        }
+    }
+
     @Test func signedTransactionsAreRefusedWithApplesRealRootConfigured() async throws {
         try await withServerAPIFixture { fixture in
             let purchase = try fixture.buy()

@@ -33,4 +33,16 @@ public struct SignedTransactionVerifier: Sendable {
             return (try await sandbox.verifyTransaction(jws), .sandbox)
         }
     }
+
+    /// The verified app transaction (StoreKit 2's `AppTransaction`, the customer's download of
+    /// the app) and the environment that signed it, checked as a transaction is: chain, bundle
+    /// id, environment (`receiptType`), and the app Apple id in production.
+    public func verifyAppTransaction(_ jws: String) async throws -> (appTransaction: AppTransactionPayload, environment: AppStoreEnvironment) {
+        do {
+            return (try await production.verify(jws, as: AppTransactionPayload.self), .production)
+        } catch let error as SignedDataVerificationError where error.reason == .environmentMismatch {
+            guard let sandbox else { throw error }
+            return (try await sandbox.verify(jws, as: AppTransactionPayload.self), .sandbox)
+        }
+    }
 }

@@ -10,6 +10,9 @@ extension FakePurchases {
         public var environment: FakeEnvironment
         /// The customer's first purchase stands in for the download date.
         public var originalPurchaseDate: Int64
+        /// The app version the customer first downloaded: "1" unless a test set another
+        /// (`downloadApp`), e.g. to stand for a customer who paid for the app before it went free.
+        public var originalApplicationVersion: String = "1"
     }
 
     /// Why Set App Account Token refuses a transaction (Apple's error codes are the endpoint's).
@@ -60,11 +63,32 @@ extension FakePurchases {
             } else {
                 return nil
             }
-            guard let appTransactionId = state.appTransactions[Self.key(environment, customer)] else { return nil }
-            let first = state.purchases.filter { $0.environment == environment && $0.customer == customer }.map(\.purchaseDate).min()
-            return AppTransaction(appTransactionId: appTransactionId, customer: customer, environment: environment,
-                                  originalPurchaseDate: first ?? Self.milliseconds(now()))
+            return Self.appTransaction(customer: customer, environment: environment, state, now: now())
         }
+    }
+
+    /// The customer's app transaction: the one their purchases carry, or a new one for a customer
+    /// who only downloaded the app. `originalApplicationVersion`, when given, is the version they
+    /// first downloaded from then on.
+    public func downloadApp(customer: String, environment: FakeEnvironment, originalApplicationVersion: String? = nil) -> AppTransaction {
+        state.withLock { state in
+            let key = Self.key(environment, customer)
+            let downloaded = state.appDownloads[key]
+            state.appDownloads[key] = (originalApplicationVersion ?? downloaded?.version ?? "1",
+                                       downloaded?.date ?? Self.milliseconds(now()))
+            _ = Self.appTransactionId(customer: customer, environment: environment, &state)
+            return Self.appTransaction(customer: customer, environment: environment, state, now: now())!
+        }
+    }
+
+    static func appTransaction(customer: String, environment: FakeEnvironment, _ state: State, now: Date) -> AppTransaction? {
+        let key = Self.key(environment, customer)
+        guard let appTransactionId = state.appTransactions[key] else { return nil }
+        let first = state.purchases.filter { $0.environment == environment && $0.customer == customer }.map(\.purchaseDate).min()
+        let download = state.appDownloads[key]
+        return AppTransaction(appTransactionId: appTransactionId, customer: customer, environment: environment,
+                              originalPurchaseDate: download?.date ?? first ?? Self.milliseconds(now),
+                              originalApplicationVersion: download?.version ?? "1")
     }
 
     // MARK: - Allocation (under the state lock)

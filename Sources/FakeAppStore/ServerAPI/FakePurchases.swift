@@ -13,6 +13,9 @@ public final class FakePurchases: Sendable {
         var nextOrder: Int64 = 1
         /// "Production/customer-1" → the customer's app transaction id.
         var appTransactions: [String: String] = [:]
+        /// "Production/customer-1" → the version and date of the customer's first download, for
+        /// a customer `downloadApp` made (else version "1" at their first purchase).
+        var appDownloads: [String: (version: String, date: Int64)] = [:]
         var nextAppTransaction: Int64 = 7_000_000_000_000_001
         /// Mass renewal-date extensions, "Production/productId/requestIdentifier" → status.
         var massExtensions: [String: FakeMassExtension] = [:]

@@ -15,6 +15,7 @@ import Foundation
 /// | `POST /fake/admin/test-notification` `{environment?}` | a TEST notification | `TEST` |
 /// | `POST /fake/admin/notify` `FakeNotificationRequest` `{notificationType, subtype?, transactionId?, environment?, bundleId?}` | nothing: `{notificationUUID}` | any type, in Apple's shape for it |
 /// | `POST /fake/admin/signed-transaction` `{transactionId, environment?}` | what StoreKit 2 hands the app now: `{signedTransaction}` | – |
+/// | `POST /fake/admin/app-transaction` `{customer, environment?, originalApplicationVersion?}` | the customer's `AppTransaction` as StoreKit 2 hands it to the app (made for a customer who only downloaded the app; the version sets what they first downloaded): `{appTransactionId, signedAppTransaction}` | – |
 /// | `POST /fake/admin/receipts` `FakeReceipt` (JSON) | mints it as a real PKCS #7 app receipt signed by the test CA: `{"receipt_data"}`; with `?format=ios6`, its first purchase as an iOS 6 transaction receipt | – |
 /// | `POST /fake/admin/faults` `FakeFault` | answers the next requests with a failure | – |
 /// | `GET /fake/admin/purchases`, `/notifications` (`?customer=`, repeatable: theirs only), `/consumption` | lists | – |
@@ -86,6 +87,14 @@ extension FakeServerAPI {
         }
     }
 
+    /// The customer's signed `AppTransaction`, as StoreKit 2's `AppTransaction.shared` hands it
+    /// to the app, and its id.
+    public func signedAppTransaction(customer: String, environment: FakeEnvironment = .production,
+                                     originalApplicationVersion: String? = nil) -> (appTransactionId: String, jws: String) {
+        let app = purchases.downloadApp(customer: customer, environment: environment, originalApplicationVersion: originalApplicationVersion)
+        return (app.appTransactionId, signer.signAppTransaction(app, appAppleId: configuration.appAppleId, signedAt: Date()))
+    }
+
     private struct TransactionRequest: Decodable {
         var transactionId: String?
         var originalTransactionId: String?
@@ -93,6 +102,7 @@ extension FakeServerAPI {
         var reason: Int?
         var customer: String?
         var expiresInSeconds: Int64?
+        var originalApplicationVersion: String?
     }
 
     func admin(method: String, path: String, query: [(String, String)] = [], body: [UInt8]) -> FakeServerAPIAnswer {
@@ -147,6 +157,11 @@ extension FakeServerAPI {
                     throw FakeAdminError.notFound("no transaction \(id) in \(environment.rawValue)")
                 }
                 return .json(200, ["signedTransaction": signer.signTransaction(purchase)])
+            case ("POST", "/fake/admin/app-transaction"):
+                let request = try decode(TransactionRequest.self, body)
+                let signed = signedAppTransaction(customer: try required(request.customer, "customer"), environment: try environment(request.environment),
+                                                  originalApplicationVersion: request.originalApplicationVersion)
+                return .json(200, ["appTransactionId": signed.appTransactionId, "signedAppTransaction": signed.jws])
             case ("POST", "/fake/admin/notify"):
                 return .json(201, ["notificationUUID": try sendNotification(decode(FakeNotificationRequest.self, body))])
             case ("POST", "/fake/admin/consumption-request"):

@@ -97,7 +97,8 @@ struct FakeJWSRenewalInfo: Encodable {
 }
 
 /// `JWSAppTransactionDecodedPayload` (Get App Transaction Info): the customer's app download.
-/// The fake's app has one version, "1", bought on iOS at the customer's first purchase.
+/// The fake's app is at version "1"; a customer first downloaded it on iOS at their first purchase,
+/// or as `FakePurchases.downloadApp` says (another original version, for a paid-to-free test).
 struct FakeJWSAppTransaction: Encodable {
     var receiptType: String
     var appAppleId: Int64
@@ -106,7 +107,7 @@ struct FakeJWSAppTransaction: Encodable {
     var versionExternalIdentifier: Int64 = 1
     var receiptCreationDate: Int64
     var originalPurchaseDate: Int64
-    var originalApplicationVersion = "1"
+    var originalApplicationVersion: String
     var deviceVerification: String
     var deviceVerificationNonce: String
     var appTransactionId: String
@@ -119,6 +120,7 @@ struct FakeJWSAppTransaction: Encodable {
         self.bundleId = bundleId
         receiptCreationDate = signedDate
         originalPurchaseDate = app.originalPurchaseDate
+        originalApplicationVersion = app.originalApplicationVersion
         deviceVerification = Data((0..<48).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
         deviceVerificationNonce = UUID().uuidString.lowercased()
         appTransactionId = app.appTransactionId

@@ -71,9 +71,10 @@ public enum EventType: String, Sendable, CaseIterable, Codable {
     /// (PUT /v1/users/{id}/consumption-consent) within hours for Apple to be answered.
     case consumptionRequested = "consumption.requested"
     /// A parent withdrew consent for the customer's use of the app (RESCIND_CONSENT, Apple's age
-    /// assurance): end the account's session and consent-scoped data. Its `user_id` is
-    /// `app-transaction:<appTransactionId>` — the Apple Account, which Apple names by its app
-    /// transaction; map it to your user through the app's `AppTransaction`.
+    /// assurance): end the account's session and consent-scoped data. Its `user_id` is the user
+    /// who submitted the Apple Account's app transaction (POST /v1/users/{id}/app-transactions),
+    /// else `app-transaction:<appTransactionId>` — the Apple Account, which Apple names by its app
+    /// transaction only.
     case consentRescinded = "consent.rescinded"
 
     /// The event a finished job produces: `job.failed` for a job given up, else its verdict's.

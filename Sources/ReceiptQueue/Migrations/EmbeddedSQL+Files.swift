@@ -2560,6 +2560,46 @@ GRANT INSERT (bundle_id, endpoint, environment, rate_per_second, capacity, token
     ON receiptq.api_rate_budgets TO receiptq_support;
 
 """#),
+        ("migrations/0037_app_transactions.sql", #"""
+-- 0037: the customer's app transaction (StoreKit 2's AppTransaction: their download of the app,
+-- one per Apple Account and app), submitted by the backend for its user (issue 46). What a
+-- paid-to-free app needs: the version first downloaded and when, so customers who paid for the
+-- app keep what they paid for; and what ties Apple's RESCIND_CONSENT (which names the Apple
+-- Account only by its app transaction id) to the backend's user.
+--
+-- One owner per app transaction, as for purchases (DESIGN: Ownership): the first user to submit
+-- it with Apple's signature. The same signed AppTransaction under another account is refused, so
+-- one paid download cannot entitle many accounts.
+
+CREATE TABLE receiptq.app_transactions (
+    app_transaction_id           text        NOT NULL CHECK (length(app_transaction_id) BETWEEN 1 AND 64),
+    environment                  text        NOT NULL CHECK (environment IN ('Production', 'Sandbox')),
+    user_id                      text        NOT NULL CHECK (length(user_id) BETWEEN 1 AND 256),
+    bundle_id                    text        NOT NULL,
+    original_application_version text,
+    original_purchase_date       timestamptz,
+    original_platform            text,
+    application_version          text,
+    signed_at                    timestamptz NOT NULL,
+    first_seen_at                timestamptz NOT NULL DEFAULT now(),
+    updated_at                   timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (app_transaction_id, environment)
+);
+
+COMMENT ON TABLE receiptq.app_transactions IS
+    'Each customer''s app transaction (StoreKit 2 AppTransaction), verified by the API and kept for the user who first submitted it: the version first downloaded (paid-to-free migrations) and the Apple Account RESCIND_CONSENT names. Never moved; the newest signature updates application_version.';
+COMMENT ON COLUMN receiptq.app_transactions.original_application_version IS
+    'The app version (CFBundleVersion on iOS) the customer first downloaded: for "bought the app before version X".';
+COMMENT ON COLUMN receiptq.app_transactions.application_version IS 'The version the newest submitted signature was made for.';
+
+CREATE INDEX app_transactions_user_idx ON receiptq.app_transactions (user_id);
+
+GRANT SELECT, INSERT ON receiptq.app_transactions TO receiptq_api;
+GRANT UPDATE (application_version, signed_at, updated_at) ON receiptq.app_transactions TO receiptq_api;
+-- The worker maps RESCIND_CONSENT to its user; ops and support read.
+GRANT SELECT ON receiptq.app_transactions TO receiptq_worker, receiptq_readonly;
+
+"""#),
         ("functions/append_failed_job_events.sql", #"""
 -- receiptq.append_failed_job_events: this function's current definition, its comment and its privileges — the one
 -- place to change it. `receiptq migrate` re-applies this file whenever it changes (after every
@@ -4446,6 +4486,49 @@ COMMENT ON VIEW receiptq.api_rate_budget_status IS 'App Store Server API budgets
 
 
 --
+-- Name: app_transactions; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.app_transactions (
+    app_transaction_id text NOT NULL,
+    environment text NOT NULL,
+    user_id text NOT NULL,
+    bundle_id text NOT NULL,
+    original_application_version text,
+    original_purchase_date timestamp with time zone,
+    original_platform text,
+    application_version text,
+    signed_at timestamp with time zone NOT NULL,
+    first_seen_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT app_transactions_app_transaction_id_check CHECK (((length(app_transaction_id) >= 1) AND (length(app_transaction_id) <= 64))),
+    CONSTRAINT app_transactions_environment_check CHECK ((environment = ANY (ARRAY['Production'::text, 'Sandbox'::text]))),
+    CONSTRAINT app_transactions_user_id_check CHECK (((length(user_id) >= 1) AND (length(user_id) <= 256)))
+);
+
+
+--
+-- Name: TABLE app_transactions; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.app_transactions IS 'Each customer''s app transaction (StoreKit 2 AppTransaction), verified by the API and kept for the user who first submitted it: the version first downloaded (paid-to-free migrations) and the Apple Account RESCIND_CONSENT names. Never moved; the newest signature updates application_version.';
+
+
+--
+-- Name: COLUMN app_transactions.original_application_version; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.app_transactions.original_application_version IS 'The app version (CFBundleVersion on iOS) the customer first downloaded: for "bought the app before version X".';
+
+
+--
+-- Name: COLUMN app_transactions.application_version; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.app_transactions.application_version IS 'The version the newest submitted signature was made for.';
+
+
+--
 -- Name: jobs; Type: TABLE; Schema: receiptq; Owner: -
 --
 
@@ -6039,6 +6122,14 @@ ALTER TABLE ONLY receiptq.api_rate_budgets
 
 
 --
+-- Name: app_transactions app_transactions_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.app_transactions
+    ADD CONSTRAINT app_transactions_pkey PRIMARY KEY (app_transaction_id, environment);
+
+
+--
 -- Name: consumption_consents consumption_consents_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
 --
 
@@ -6252,6 +6343,13 @@ ALTER TABLE ONLY receiptq.webhook_endpoints
 
 ALTER TABLE ONLY receiptq.worker_heartbeats
     ADD CONSTRAINT worker_heartbeats_pkey PRIMARY KEY (worker);
+
+
+--
+-- Name: app_transactions_user_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX app_transactions_user_idx ON receiptq.app_transactions USING btree (user_id);
 
 
 --
@@ -6935,6 +7033,36 @@ GRANT UPDATE(pauses_total) ON TABLE receiptq.api_rate_budgets TO receiptq_suppor
 --
 
 GRANT SELECT ON TABLE receiptq.api_rate_budget_status TO receiptq_readonly;
+
+
+--
+-- Name: TABLE app_transactions; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT,INSERT ON TABLE receiptq.app_transactions TO receiptq_api;
+GRANT SELECT ON TABLE receiptq.app_transactions TO receiptq_worker;
+GRANT SELECT ON TABLE receiptq.app_transactions TO receiptq_readonly;
+
+
+--
+-- Name: COLUMN app_transactions.application_version; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(application_version) ON TABLE receiptq.app_transactions TO receiptq_api;
+
+
+--
+-- Name: COLUMN app_transactions.signed_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(signed_at) ON TABLE receiptq.app_transactions TO receiptq_api;
+
+
+--
+-- Name: COLUMN app_transactions.updated_at; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT UPDATE(updated_at) ON TABLE receiptq.app_transactions TO receiptq_api;
 
 
 --

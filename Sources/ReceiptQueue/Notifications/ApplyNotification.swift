@@ -92,6 +92,10 @@ public enum ApplyNotification {
         RETURNING user_id, jsonb_build_object('transaction_id', transaction_id, 'environment', environment, 'reason', reason,
                                               'deadline', deadline, 'notification_uuid', notification_uuid)::text AS data
         """
+    /// The user who submitted the app transaction RESCIND_CONSENT names (POST /v1/users/{id}/app-transactions).
+    static let appTransactionUserSQL = """
+        SELECT user_id FROM receiptq.app_transactions WHERE app_transaction_id = $1 AND environment = $2
+        """
     static let appliedSQL = """
         UPDATE receiptq.notifications
         SET state = 'applied', applied_at = now(), locked_by = NULL, locked_until = NULL, outcome = $2, last_error = NULL
@@ -173,8 +177,12 @@ public enum ApplyNotification {
                     "app_transaction_id": appTransactionID, "environment": lease.environment,
                     "notification_uuid": lease.uuid.uuidString.lowercased(),
                 ], options: [.sortedKeys]), as: UTF8.self)
-                events.append(NewEvent(type: .consentRescinded, userID: "app-transaction:" + appTransactionID, data: data))
-                outcomes.append("consent rescinded for app transaction \(appTransactionID.prefix(64)): consent.rescinded event")
+                // The backend's user when it submitted the app transaction, else the Apple Account by its id.
+                let user = try connection.query(appTransactionUserSQL, [appTransactionID, lease.environment]).first?
+                    .decodeIfPresent("user_id", as: String.self)
+                events.append(NewEvent(type: .consentRescinded, userID: user ?? "app-transaction:" + appTransactionID, data: data))
+                outcomes.append("consent rescinded for app transaction \(appTransactionID.prefix(64))"
+                                + (user == nil ? " (no user submitted it)" : "") + ": consent.rescinded event")
             case .record(let note):
                 outcomes.append(note)
             }

@@ -69,6 +69,20 @@ struct FraudBackend: Sendable {
         return list.compactMap { $0["product_id"] as? String }.sorted()
     }
 
+    /// POST /v1/users/{user}/app-transactions: the app's signed AppTransaction, for `user`.
+    func appTransaction(_ jws: String, user: String) async -> FraudAnswer {
+        await post("/v1/users/\(user)/app-transactions", ["signed_app_transaction": jws])
+    }
+
+    /// How many app transactions the API keeps for `user` (nil when they could not be read).
+    func appTransactionCount(of user: String) async -> Int? {
+        let response = try? await http.send(.get, url: apiURL + "/v1/users/\(user)/app-transactions", headers: headers, timeout: .seconds(10))
+        guard let response, response.status == 200,
+              let object = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any],
+              let list = object["app_transactions"] as? [Any] else { return nil }
+        return list.count
+    }
+
     private var headers: [String: String] { ["Authorization": "Bearer \(token)", "Content-Type": "application/json"] }
 
     /// POSTs `object`; a request the API could not take (no answer, 503) is sent once more, as a

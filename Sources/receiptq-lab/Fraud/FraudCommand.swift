@@ -24,7 +24,8 @@ struct FraudCommand: AsyncParsableCommand {
             re-signature, an edited payload, another CA's signature; an appAccountToken naming the \
             payer's order, submitted first by an attacker, and beside the attacker's own order and \
             token; transaction-id claims with and without a trusted backend token; a family member's \
-            shared transaction replayed; a refund, then replays; app receipts replayed, "MAAA" and \
+            shared transaction replayed; a refund, then replays; a paid download's AppTransaction \
+            submitted under other accounts, and edited; app receipts replayed, "MAAA" and \
             other unprovable bytes beside a victim's transaction id, the attacker's own receipt \
             beside it, a receipt signed by another CA — against the verify-receipt worker and the \
             server-api worker in turn; the scheduler's and the API's database logins forging states, \

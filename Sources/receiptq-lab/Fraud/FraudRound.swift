@@ -21,7 +21,7 @@ struct FraudRound: Sendable {
 
     static let signedAttacks: [FraudAttack] = [
         .jwsReplay, .jwsMalleability, .tokenFirst, .tokenMismatch, .claimTokenless, .claimTokenBound, .claimTrusted, .familyReplay, .refundReplay,
-        .restoreClaim, .olderPeriod, .accountSpread, .renewalCapture,
+        .restoreClaim, .olderPeriod, .accountSpread, .renewalCapture, .appTransactionSpread,
     ]
 
     /// Returns whether every receipt phase had its verifier to itself.
@@ -74,6 +74,7 @@ struct FraudRound: Sendable {
             case .olderPeriod: try await play.olderPeriod()
             case .accountSpread: try await play.accountSpread()
             case .renewalCapture: try await play.renewalCapture()
+            case .appTransactionSpread: try await play.appTransactionSpread()
             case .receiptReplay: try await play.receiptReplay()
             case .receiptTokenFirst: try await play.receiptTokenFirst()
             case .unprovableReceipt: try await play.unprovableReceipts()

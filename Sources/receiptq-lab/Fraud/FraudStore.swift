@@ -56,6 +56,16 @@ struct FraudStore: Sendable {
         return answer.signedTransaction
     }
 
+    /// What StoreKit 2's `AppTransaction.shared` hands the app of `customer`: their download,
+    /// first of `originalApplicationVersion`.
+    func appTransaction(_ customer: String, originalApplicationVersion: String) async throws -> String {
+        struct Request: Encodable { var customer: String; var originalApplicationVersion: String }
+        struct Answer: Decodable { var signedAppTransaction: String }
+        let answer: Answer = try await admin("app-transaction", Request(customer: customer, originalApplicationVersion: originalApplicationVersion),
+                                             expect: 200)
+        return answer.signedAppTransaction
+    }
+
     /// The app receipt on the device after `purchases`, signed by the fake as Apple signs receipts.
     func receipt(_ purchases: [FakePurchase]) async throws -> String {
         let answer: MintedReceipt = try await admin("receipts", Self.contents(purchases), expect: 201)
