@@ -338,6 +338,12 @@ def run(fake, sink):
         return "verified; original version 0.9 in both"
     check("app transaction (the app's, then Get App Transaction Info)", app_transaction_as_the_app_gets_it)
 
+    def finish():
+        production.finish_transaction(coins["transactionId"])
+        expect_api_error(lambda: production.finish_transaction("9999999999"), 404, APIError.TRANSACTION_ID_NOT_FOUND)
+        return "200 with no body; an unknown transaction 404 TRANSACTION_ID_NOT_FOUND"
+    check("finish_transaction", finish)
+
     test_token = {}
 
     def test_notification():

@@ -2,7 +2,7 @@ import AppleSignedData
 
 /// The endpoints customer support needs (`Support` target): Look Up Order ID, renewal-date
 /// extensions (one subscriber, or every active subscriber of a product with status polling), Set
-/// App Account Token and Get App Transaction Info. Named as Apple names them; bodies as Apple documents them.
+/// App Account Token, Get App Transaction Info and Finish Transaction. Named as Apple names them; bodies as Apple documents them.
 extension AppStoreServerAPIClient {
     /// Look Up Order ID: the transactions of the order id on the customer's App Store receipt
     /// e-mail. Apple answers `status` 0 with signed transactions, or 1 when the order is not this
@@ -40,6 +40,12 @@ extension AppStoreServerAPIClient {
         _ = try await perform(.setAppAccountToken, .put,
                               path: "/inApps/v1/transactions/" + ServerAPIPath.segment(originalTransactionId) + "/appAccountToken",
                               body: ServerAPIJSON.encode(["appAccountToken": appAccountToken]))
+    }
+
+    /// Finish Transaction: tells the App Store this server finished processing the transaction
+    /// (delivered what it bought). Apple answers 200 with no body.
+    public func finishTransaction(transactionId: String) async throws {
+        _ = try await perform(.finishTransaction, .post, path: "/inApps/v1/transactions/" + ServerAPIPath.segment(transactionId) + "/finish")
     }
 
     /// Get App Transaction Info: the customer's app transaction (their download of the app), found

@@ -30,6 +30,8 @@ public enum ServerAPIEndpoint: String, Sendable, Hashable, CaseIterable, CustomS
     case setAppAccountToken = "set_app_account_token"
     /// `GET /inApps/v1/transactions/appTransactions/{transactionId}` (the customer's app transaction)
     case getAppTransactionInfo = "get_app_transaction_info"
+    /// `POST /inApps/v1/transactions/{transactionId}/finish`
+    case finishTransaction = "finish_transaction"
 
     /// Apple's published production limit, in requests per second per app ("Identifying rate
     /// limits"; enforced over an hour). The sandbox gets 10% of it.
@@ -40,7 +42,7 @@ public enum ServerAPIEndpoint: String, Sendable, Hashable, CaseIterable, CustomS
         case .getRefundHistory: 10
         case .requestTestNotification, .getTestNotificationStatus: 1
         // Support operations, asked by hand: modest budgets (Apple publishes no higher figure we rely on).
-        case .lookUpOrderId, .extendSubscriptionRenewalDate, .massExtensionStatus, .setAppAccountToken, .getAppTransactionInfo: 10
+        case .lookUpOrderId, .extendSubscriptionRenewalDate, .massExtensionStatus, .setAppAccountToken, .getAppTransactionInfo, .finishTransaction: 10
         case .massExtendRenewalDate: 1
         }
     }

@@ -38,6 +38,23 @@ struct ServerAPIClientTests {
         }
     }
 
+    /// Finish Transaction: 200 with no body for a transaction Apple knows, which it then holds
+    /// finished; Apple's 404 for one it does not.
+    @Test func aFinishedTransactionIsMarkedFinishedAndAnUnknownOneIsNotFound() async throws {
+        try await withServerAPIFixture { fixture in
+            let purchase = try fixture.buy()
+            #expect(!fixture.fake.serverAPI.purchases.isFinished(purchase.transactionId))
+            try await fixture.client().finishTransaction(transactionId: purchase.transactionId)
+            #expect(fixture.fake.serverAPI.purchases.isFinished(purchase.transactionId))
+            do {
+                try await fixture.client().finishTransaction(transactionId: "9999999999")
+                Issue.record("an unknown transaction was finished")
+            } catch let error as ServerAPIError {
+                #expect(error.httpStatus == 404, "\(error)")
+            }
+        }
+    }
+
     @Test func signedTransactionsAreRefusedWithApplesRealRootConfigured() async throws {
         try await withServerAPIFixture { fixture in
             let purchase = try fixture.buy()

@@ -91,6 +91,21 @@ extension FakePurchases {
                               originalApplicationVersion: download?.version ?? "1")
     }
 
+    /// Marks `id` finished by the server (Finish Transaction); false when the fake does not know it.
+    public func finish(_ id: String, in environment: FakeEnvironment) -> Bool {
+        state.withLock { state in
+            let key = Self.key(environment, id)
+            guard state.index[key] != nil else { return false }
+            state.finished.insert(key)
+            return true
+        }
+    }
+
+    /// Whether the server finished `id` (Finish Transaction).
+    public func isFinished(_ id: String, in environment: FakeEnvironment = .production) -> Bool {
+        state.withLock { $0.finished.contains(Self.key(environment, id)) }
+    }
+
     // MARK: - Allocation (under the state lock)
 
     /// `orderId` when it is new or already the same customer's in `environment`.

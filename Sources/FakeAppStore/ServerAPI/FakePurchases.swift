@@ -16,6 +16,8 @@ public final class FakePurchases: Sendable {
         /// "Production/customer-1" → the version and date of the customer's first download, for
         /// a customer `downloadApp` made (else version "1" at their first purchase).
         var appDownloads: [String: (version: String, date: Int64)] = [:]
+        /// "Production/2000000000000001" for each transaction the server finished (Finish Transaction).
+        var finished: Set<String> = []
         var nextAppTransaction: Int64 = 7_000_000_000_000_001
         /// Mass renewal-date extensions, "Production/productId/requestIdentifier" → status.
         var massExtensions: [String: FakeMassExtension] = [:]

@@ -2,7 +2,8 @@ import Foundation
 
 /// The endpoints, answered from `purchases` and `notifications` as Apple documents them: routing
 /// and the transaction endpoints here; notifications in `+NotificationEndpoints`, consumption in
-/// `+ConsumptionEndpoints`, orders, app transactions and app account tokens in `+OrderEndpoints`,
+/// `+ConsumptionEndpoints`, orders, app transactions, app account tokens and Finish Transaction in
+/// `+OrderEndpoints`,
 /// renewal-date extensions in `+ExtensionEndpoints`. Get Transaction History v1 is answered as v2
 /// (the fake does not track which consumables the app finished).
 extension FakeServerAPI {
@@ -22,6 +23,7 @@ extension FakeServerAPI {
         case .lookUpOrderId(let orderId): lookUpOrderId(orderId, environment, now)
         case .setAppAccountToken(let id): setAppAccountToken(id, environment, body)
         case .appTransactionInfo(let id): appTransactionInfo(id, environment, now)
+        case .finishTransaction(let id): finishTransaction(id, environment)
         case .extendRenewalDate(let id): extendRenewalDate(id, environment, body)
         case .massExtendRenewalDate: massExtendRenewalDate(environment, body)
         case .massExtensionStatus(let productId, let requestIdentifier): massExtensionStatus(productId, requestIdentifier, environment)

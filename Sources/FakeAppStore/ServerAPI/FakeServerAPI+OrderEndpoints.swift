@@ -1,6 +1,6 @@
 import Foundation
 
-/// Look Up Order ID, Get App Transaction Info and Set App Account Token. Look Up Order ID is
+/// Look Up Order ID, Get App Transaction Info, Set App Account Token and Finish Transaction. Look Up Order ID is
 /// production-only at Apple; the fake answers it in both environments from its own purchases.
 extension FakeServerAPI {
     private struct OrderLookupBody: Encodable {
@@ -18,6 +18,12 @@ extension FakeServerAPI {
     func appTransactionInfo(_ id: String, _ environment: FakeEnvironment, _ now: Date) -> FakeServerAPIAnswer {
         guard let app = purchases.appTransaction(for: id, in: environment) else { return Self.transactionNotFound }
         return .json(200, ["signedAppTransactionInfo": signer.signAppTransaction(app, appAppleId: configuration.appAppleId, signedAt: now)])
+    }
+
+    /// Finish Transaction: 200 with no body, as Apple answers; the transaction is marked finished
+    /// (`FakePurchases.isFinished`). A transaction the fake does not know is Apple's 404.
+    func finishTransaction(_ id: String, _ environment: FakeEnvironment) -> FakeServerAPIAnswer {
+        purchases.finish(id, in: environment) ? FakeServerAPIAnswer(status: 200) : Self.transactionNotFound
     }
 
     /// 200 with no body, as Apple answers; the token shows in every later signed transaction and

@@ -69,7 +69,7 @@ public struct FakeServerAPIConfiguration: Sendable {
         "get_notification_history": 50, "send_consumption_information": 50, "get_refund_history": 10,
         "request_test_notification": 1, "get_test_notification_status": 1,
         "get_transaction_history_v1": 50, "send_consumption_data": 50, "look_up_order_id": 50, "set_app_account_token": 50,
-        "get_app_transaction_info": 50, "extend_subscription_renewal_date": 50,
+        "get_app_transaction_info": 50, "finish_transaction": 50, "extend_subscription_renewal_date": 50,
         "extend_renewal_date_for_all_active_subscribers": 50, "get_status_of_subscription_renewal_date_extensions": 50,
     ]
 

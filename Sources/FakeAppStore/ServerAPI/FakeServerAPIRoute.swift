@@ -20,6 +20,8 @@ enum FakeServerAPIRoute: Equatable, Sendable {
     case lookUpOrderId(String)
     case setAppAccountToken(String)
     case appTransactionInfo(String)
+    /// Finish Transaction (`POST /inApps/v1/transactions/{transactionId}/finish`).
+    case finishTransaction(String)
     case extendRenewalDate(String)
     case massExtendRenewalDate
     case massExtensionStatus(productId: String, requestIdentifier: String)
@@ -43,6 +45,7 @@ enum FakeServerAPIRoute: Equatable, Sendable {
         case .lookUpOrderId: "look_up_order_id"
         case .setAppAccountToken: "set_app_account_token"
         case .appTransactionInfo: "get_app_transaction_info"
+        case .finishTransaction: "finish_transaction"
         case .extendRenewalDate: "extend_subscription_renewal_date"
         case .massExtendRenewalDate: "extend_renewal_date_for_all_active_subscribers"
         case .massExtensionStatus: "get_status_of_subscription_renewal_date_extensions"
@@ -52,7 +55,7 @@ enum FakeServerAPIRoute: Equatable, Sendable {
 
     var method: String {
         switch self {
-        case .notificationHistory, .requestTestNotification, .massExtendRenewalDate: "POST"
+        case .notificationHistory, .requestTestNotification, .massExtendRenewalDate, .finishTransaction: "POST"
         case .consumption, .consumptionV1, .setAppAccountToken, .extendRenewalDate: "PUT"
         default: "GET"
         }
@@ -73,7 +76,7 @@ enum FakeServerAPIRoute: Equatable, Sendable {
         let identifiers: [String] = switch route {
         case .transactionInfo(let id), .history(let id), .historyV1(let id), .subscriptionStatuses(let id), .refundHistory(let id),
              .consumptionV1(let id), .consumption(let id), .testNotificationStatus(let id), .lookUpOrderId(let id),
-             .setAppAccountToken(let id), .appTransactionInfo(let id), .extendRenewalDate(let id): [id]
+             .setAppAccountToken(let id), .appTransactionInfo(let id), .finishTransaction(let id), .extendRenewalDate(let id): [id]
         case .massExtensionStatus(let product, let request): [product, request]
         default: []
         }
@@ -98,6 +101,7 @@ enum FakeServerAPIRoute: Equatable, Sendable {
             case ("transactions", "consumption", let id): return .consumptionV1(id)
             case ("transactions", "appTransactions", let id): return .appTransactionInfo(id)
             case ("transactions", let id, "appAccountToken"): return .setAppAccountToken(id)
+            case ("transactions", let id, "finish"): return .finishTransaction(id)
             case ("notifications", "test", let token): return .testNotificationStatus(token)
             case ("subscriptions", "extend", "mass"): return .massExtendRenewalDate
             case ("subscriptions", "extend", let id): return .extendRenewalDate(id)
