@@ -26,12 +26,15 @@ struct ServerAPIClientTests {
     /// verified as any signed data; the same one StoreKit hands the app.
     @Test func theAppTransactionIsFoundByAnyOfTheCustomersIdsAndVerified() async throws {
         try await withServerAPIFixture { fixture in
-            let purchase = try fixture.buy(customer: "early-bird")
+            let purchase = try fixture.fake.serverAPI.buy(FakePurchaseRequest(productId: "com.example.coins", customer: "early-bird",
+                                                                              purchaseDate: 1_700_000_000_000, notify: false))
             let handed = fixture.fake.serverAPI.signedAppTransaction(customer: "early-bird", originalApplicationVersion: "0.9")
             for id in [purchase.transactionId, purchase.originalTransactionId, handed.appTransactionId] {
                 let app = try await fixture.client().verifiedAppTransactionInfo(id, verifier: try fixture.verifier())
                 #expect(app.appTransactionId == handed.appTransactionId, "found by \(id)")
                 #expect(app.originalApplicationVersion == "0.9")
+                // The download date is the first purchase's: Apple's never moves when the app hands its AppTransaction over.
+                #expect(app.originalPurchaseDate == 1_700_000_000_000)
                 #expect(app.bundleId == ServerAPIFixture.bundleId && app.environment == .production)
             }
             await #expect(throws: ServerAPIError.self) { _ = try await fixture.client().getAppTransactionInfo("9999999999") }

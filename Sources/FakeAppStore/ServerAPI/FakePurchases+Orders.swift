@@ -74,8 +74,11 @@ extension FakePurchases {
         state.withLock { state in
             let key = Self.key(environment, customer)
             let downloaded = state.appDownloads[key]
+            // Apple's original purchase date never moves: a customer who bought before keeps the
+            // first purchase's, as Get App Transaction Info answered it until now.
+            let firstPurchase = state.purchases.filter { $0.environment == environment && $0.customer == customer }.map(\.purchaseDate).min()
             state.appDownloads[key] = (originalApplicationVersion ?? downloaded?.version ?? "1",
-                                       downloaded?.date ?? Self.milliseconds(now()))
+                                       downloaded?.date ?? firstPurchase ?? Self.milliseconds(now()))
             _ = Self.appTransactionId(customer: customer, environment: environment, &state)
             return Self.appTransaction(customer: customer, environment: environment, state, now: now())!
         }
