@@ -38,12 +38,13 @@ struct AppleLibraryParityTests {
                                    + ['ReceiptUtility.' + n for n in public(ReceiptUtility)]}))
         """
 
-    @Test func everyMethodAndCreatorOfTheInstalledLibraryHasARow() async throws {
-        guard let python = ProcessInfo.processInfo.environment["RECEIPTQ_APPLE_LIBRARY_PYTHON"],
-              FileManager.default.isExecutableFile(atPath: python) else {
-            print("apple parity | not checked against the library: RECEIPTQ_APPLE_LIBRARY_PYTHON is not set (./Deploy/dev test sets it)")
-            return
-        }
+    /// Apple's library's python, when ./Deploy/dev test installed it.
+    static let python = ProcessInfo.processInfo.environment["RECEIPTQ_APPLE_LIBRARY_PYTHON"]
+
+    @Test(.enabled(if: python.map { FileManager.default.isExecutableFile(atPath: $0) } ?? false,
+                   "RECEIPTQ_APPLE_LIBRARY_PYTHON is not set: ./Deploy/dev test installs app-store-server-library from PyPI"))
+    func everyMethodAndCreatorOfTheInstalledLibraryHasARow() async throws {
+        let python = try #require(Self.python)
         let run = try await ChildProcess.run(URL(fileURLWithPath: python), arguments: ["-c", Self.listing], timeout: .seconds(60))
         #expect(run.status == 0, "\(run.stderr)")
         let listed = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: [String]])

@@ -45,8 +45,8 @@ struct FleetRateLimiterTests {
         let limiters = (0..<3).map { _ in Self.limiter(asWorker, rate: 100) }
         defer { limiters.forEach { $0.1.shutdown() } }
         let started = ContinuousClock.now   // the bucket is made by the first take, after this
-        let lag = SchedulingLag.start()
-        let databaseLag = DatabaseLag.start(asWorker)
+        let lag = LagProbe.scheduling()
+        let databaseLag = LagProbe.database(asWorker)
         let permits = await withTaskGroup(of: [ContinuousClock.Instant].self) { group in
             for (limiter, _) in limiters { group.addTask { await Self.hammer(limiter, callers: 8, for: .seconds(4)) } }
             return await group.reduce(into: []) { $0 += $1 }
@@ -110,8 +110,8 @@ struct FleetRateLimiterTests {
             }
         }
         let started = ContinuousClock.now
-        let lag = SchedulingLag.start()
-        let databaseLag = DatabaseLag.start(asWorker)
+        let lag = LagProbe.scheduling()
+        let databaseLag = LagProbe.database(asWorker)
         async let shared = withTaskGroup(of: Int.self) { group in
             for gate in gates { group.addTask { await hammer(gate, callers: 8, for: .seconds(4)) } }
             return await group.reduce(0, +)
