@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // ReceiptQueue: asynchronous, lossless verification of Apple In-App Purchase receipts.
 // Layers (a lower one never imports a higher one):
-//   CLibPQ, CCurl, CMalloc  ←  Postgres, HTTPClient  ←  AppStore, AppleSignedData, ReceiptQueue  ←  AppStoreServerAPI
+//   CLibPQ, CCurl, CMalloc  ←  Postgres, HTTPClient  ←  AppStore, AppleSignedData, Telemetry, ReceiptQueue  ←  AppStoreServerAPI
 //   ←  HTTPFront  ←  API, Support, Worker, FakeAppStore
 //   ←  CommandSupport  ←  receiptq (the product), receiptq-lab (benchmarks, chaos, demo; not shipped)
 // docs/architecture.md names every target (ArchitectureDocTests checks it).
@@ -28,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
         .package(url: "https://github.com/apple/swift-metrics.git", exact: "2.13.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", exact: "1.8.0"),
+        // Spans (already built for Hummingbird): exported by our own OTLP/HTTP JSON exporter (Telemetry).
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", exact: "1.7.3"),
         // Apple's signed data (JWS, X.509 chains, App Store Connect JWTs): no hand-written crypto.
         .package(url: "https://github.com/apple/swift-crypto.git", exact: "3.12.3"),
         .package(url: "https://github.com/apple/swift-certificates.git", exact: "1.21.1"),
@@ -55,6 +57,17 @@ let package = Package(
         .target(
             name: "AppStore",
             dependencies: ["HTTPClient"]
+        ),
+        // OpenTelemetry traces: a swift-distributed-tracing tracer with W3C `traceparent`, and an
+        // OTLP/HTTP JSON exporter over the libcurl engine (docs/tracing.md says why not swift-otel).
+        .target(
+            name: "Telemetry",
+            dependencies: [
+                "HTTPClient",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         // Apple's current stack: StoreKit 2 / Server Notifications V2 JWS verified against pinned
         // roots, payload models, ES256 signing and the App Store Connect API token; and the legacy
@@ -132,6 +145,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 "Postgres",
                 "ReceiptQueue",
+                "Telemetry",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -168,6 +183,9 @@ let package = Package(
                 "CMalloc",
                 "Postgres",
                 "ReceiptQueue",
+                "HTTPClient",
+                "Telemetry",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 "AppStoreServerAPI",
                 "AppleSignedData",
                 .product(name: "X509", package: "swift-certificates"),
@@ -271,6 +289,8 @@ let package = Package(
                 "Postgres",
                 "HTTPClient",
                 "WebhookSignature",
+                "Telemetry",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -329,6 +349,8 @@ let package = Package(
         .testTarget(name: "ReceiptQueueUnitTests", dependencies: ["ReceiptQueue"]),
         .testTarget(name: "OwnershipModelTests", dependencies: ["OwnershipModel"]),
         .testTarget(name: "BenchHistoryUnitTests", dependencies: ["BenchHistory"]),
+        .testTarget(name: "TelemetryUnitTests", dependencies: ["Telemetry", "HTTPClient", .product(name: "Tracing", package: "swift-distributed-tracing"),
+                                                       .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "WorkerUnitTests", dependencies: ["Worker", "ReceiptQueue", "AppStore", "AppStoreServerAPI", "AppleSignedData", "ClockTesting", "HTTPClient",
                                                     "WebhookSignature", .product(name: "Logging", package: "swift-log"),
                                                     .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),

@@ -68,9 +68,9 @@ DECLARE
 BEGIN
     -- Serialises appends until commit, so events.sequence follows commit order (0009).
     PERFORM pg_advisory_xact_lock(1381061969, 3);
-    INSERT INTO receiptq.events (type, user_id, job_id, purchase_key, body)
+    INSERT INTO receiptq.events (type, user_id, job_id, purchase_key, trace_parent, body)
     SELECT CASE WHEN j.state = 'failed' THEN 'job.failed' ELSE 'verdict.' || v.verdict END,
-           j.user_id, j.id, j.purchase_key,
+           j.user_id, j.id, j.purchase_key, j.trace_parent,
            jsonb_strip_nulls(jsonb_build_object(
                'job_id', j.id, 'status_url', '/v1/receipts/' || j.id, 'state', j.state, 'verdict', v.verdict,
                'transaction_id', j.transaction_id, 'reason', j.outcome_reason, 'environment', j.apple_environment,
@@ -785,12 +785,14 @@ CREATE TABLE receiptq.jobs (
     trusted_claim boolean DEFAULT false NOT NULL,
     claim_proof text,
     request_id text,
+    trace_parent text,
     CONSTRAINT jobs_finished_check CHECK (((state = ANY (ARRAY['granted'::text, 'already_granted'::text, 'rejected'::text, 'failed'::text, 'resubmit'::text, 'owned_elsewhere'::text])) = (finished_at IS NOT NULL))),
     CONSTRAINT jobs_kind_check CHECK ((kind = ANY (ARRAY['receipt'::text, 'signed_transaction'::text, 'transaction_id'::text]))),
     CONSTRAINT jobs_lease_check CHECK (((state = 'verifying'::text) = ((locked_by IS NOT NULL) AND (locked_until IS NOT NULL)))),
     CONSTRAINT jobs_payload_check CHECK ((((kind = 'receipt'::text) = (receipt_data IS NOT NULL)) AND ((kind = 'signed_transaction'::text) = (signed_transaction IS NOT NULL)))),
     CONSTRAINT jobs_request_id_check CHECK (((request_id IS NULL) OR (((length(request_id) >= 1) AND (length(request_id) <= 128)) AND (request_id ~ '^[A-Za-z0-9._:/+=-]+$'::text)))),
     CONSTRAINT jobs_state_check CHECK ((state = ANY (ARRAY['queued'::text, 'verifying'::text, 'timed_out'::text, 'granted'::text, 'already_granted'::text, 'rejected'::text, 'failed'::text, 'resubmit'::text, 'owned_elsewhere'::text]))),
+    CONSTRAINT jobs_trace_parent_check CHECK (((trace_parent IS NULL) OR (trace_parent ~ '^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$'::text))),
     CONSTRAINT jobs_transaction_id_length CHECK (((length(transaction_id) >= 1) AND (length(transaction_id) <= 64))),
     CONSTRAINT jobs_user_id_length CHECK (((length(user_id) >= 1) AND (length(user_id) <= 256)))
 )
@@ -989,6 +991,13 @@ COMMENT ON COLUMN receiptq.jobs.request_id IS 'The X-Request-Id of the API reque
 
 
 --
+-- Name: COLUMN jobs.trace_parent; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.jobs.trace_parent IS 'The W3C traceparent (00-<trace id>-<span id>-<flags>) of the API span that queued the job, when tracing is on; the worker''s spans continue it.';
+
+
+--
 -- Name: claimable_work; Type: VIEW; Schema: receiptq; Owner: -
 --
 
@@ -1130,7 +1139,9 @@ CREATE TABLE receiptq.events (
     job_id bigint,
     purchase_key text,
     body jsonb NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    trace_parent text,
+    CONSTRAINT events_trace_parent_check CHECK (((trace_parent IS NULL) OR (trace_parent ~ '^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$'::text)))
 );
 
 
@@ -1153,6 +1164,13 @@ COMMENT ON COLUMN receiptq.events.id IS 'Stable event id: a backend deduplicates
 --
 
 COMMENT ON COLUMN receiptq.events.body IS 'The JSON delivered to webhooks and served by GET /v1/events (documented in the OpenAPI document).';
+
+
+--
+-- Name: COLUMN events.trace_parent; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON COLUMN receiptq.events.trace_parent IS 'The traceparent of the job whose verdict appended the event (receiptq.jobs.trace_parent); its webhook deliveries continue the trace.';
 
 
 --
@@ -3585,6 +3603,16 @@ GRANT SELECT(request_id) ON TABLE receiptq.jobs TO receiptq_readonly;
 
 
 --
+-- Name: COLUMN jobs.trace_parent; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT(trace_parent),INSERT(trace_parent) ON TABLE receiptq.jobs TO receiptq_api;
+GRANT INSERT(trace_parent) ON TABLE receiptq.jobs TO receiptq_worker;
+GRANT SELECT(trace_parent) ON TABLE receiptq.jobs TO receiptq_scheduler;
+GRANT SELECT(trace_parent) ON TABLE receiptq.jobs TO receiptq_readonly;
+
+
+--
 -- Name: TABLE claimable_work; Type: ACL; Schema: receiptq; Owner: -
 --
 
@@ -3803,6 +3831,13 @@ GRANT INSERT(purchase_key) ON TABLE receiptq.events TO receiptq_worker;
 --
 
 GRANT INSERT(body) ON TABLE receiptq.events TO receiptq_worker;
+
+
+--
+-- Name: COLUMN events.trace_parent; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT INSERT(trace_parent) ON TABLE receiptq.events TO receiptq_worker;
 
 
 --

@@ -11,9 +11,9 @@ DECLARE
 BEGIN
     -- Serialises appends until commit, so events.sequence follows commit order (0009).
     PERFORM pg_advisory_xact_lock(1381061969, 3);
-    INSERT INTO receiptq.events (type, user_id, job_id, purchase_key, body)
+    INSERT INTO receiptq.events (type, user_id, job_id, purchase_key, trace_parent, body)
     SELECT CASE WHEN j.state = 'failed' THEN 'job.failed' ELSE 'verdict.' || v.verdict END,
-           j.user_id, j.id, j.purchase_key,
+           j.user_id, j.id, j.purchase_key, j.trace_parent,
            jsonb_strip_nulls(jsonb_build_object(
                'job_id', j.id, 'status_url', '/v1/receipts/' || j.id, 'state', j.state, 'verdict', v.verdict,
                'transaction_id', j.transaction_id, 'reason', j.outcome_reason, 'environment', j.apple_environment,

@@ -67,6 +67,9 @@ public struct APIConfiguration: Sendable {
     /// /v1/users/{user_id}/offer-signatures). nil: that route answers 501 (the API was started
     /// without an In-App Purchase key). Default: nil.
     public var offerSigning: OfferSigning? = nil
+    /// Whether requests get spans (`RequestSpanMiddleware`) and queued jobs keep their traceparent:
+    /// set when the process bootstrapped a tracer (`receiptq api --otlp-endpoint`). Default false.
+    public var tracing: Bool = false
 
     public init(
         host: String = "127.0.0.1",

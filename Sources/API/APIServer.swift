@@ -41,6 +41,8 @@ public struct APIServer: Service {
         let groupCommit = GroupCommit(queue: queue, configuration: configuration.groupCommit, metrics: metrics)
 
         let router = Router(context: APIRequestContext.self)
+        // Outermost when tracing: the access log line and everything inside carry the span's trace id.
+        if configuration.tracing { router.middlewares.add(RequestSpanMiddleware()) }
         router.middlewares.add(AccessLogMiddleware(metrics: metrics, logger: logger))
         router.middlewares.add(ProblemMiddleware())
         let v1 = router.group("v1")

@@ -23,7 +23,7 @@ struct ReceiptRoutes<Context: RequestContext> {
         var job = try body.validated(maxReceiptBytes: configuration.maxReceiptBytes)
         job.requestID = RequestID.of(request)
         if let receiptData = job.receiptData { try await checkLocally(receiptData) }
-        let result = try await groupCommit.submit(job)
+        let result = try await groupCommit.submitTraced(job, tracing: configuration.tracing)
         metrics.submitted(created: result.created)
         var response = try JSONBody.response(ReceiptStatus(result), status: result.created ? .accepted : .ok)
         response.headers[.location] = ReceiptStatus.url(result.id)

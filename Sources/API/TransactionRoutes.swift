@@ -50,7 +50,7 @@ struct TransactionRoutes<Context: RequestContext> {
             throw Problem.invalid("signed_transaction", "give signed_transaction (StoreKit 2) or transaction_id")
         }
         job.requestID = RequestID.of(request)
-        let result = try await groupCommit.submit(job)
+        let result = try await groupCommit.submitTraced(job, tracing: configuration.tracing)
         metrics.submitted(created: result.created)
         var response = try JSONBody.response(ReceiptStatus(result), status: result.created ? .accepted : .ok)
         response.headers[.location] = ReceiptStatus.url(result.id)

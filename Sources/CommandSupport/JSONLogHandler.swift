@@ -9,12 +9,16 @@ import Synchronization
 public struct JSONLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
     public var logLevel: Logger.Level = .info
+    /// Adds the task's context to each line (the trace id inside a span: `TraceLogMetadata`).
+    public var metadataProvider: Logger.MetadataProvider?
     private let label: String
     private let write: @Sendable (String) -> Void
 
     /// - Parameter write: receives each line, newline included. Default: standard error.
-    public init(label: String, write: @escaping @Sendable (String) -> Void = JSONLogHandler.standardError) {
+    public init(label: String, metadataProvider: Logger.MetadataProvider? = nil,
+                write: @escaping @Sendable (String) -> Void = JSONLogHandler.standardError) {
         self.label = label
+        self.metadataProvider = metadataProvider
         self.write = write
     }
 
@@ -32,7 +36,9 @@ public struct JSONLogHandler: LogHandler {
         Self.append(label, to: &line)
         line += ",\"message\":"
         Self.append(event.message.description, to: &line)
-        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+        var merged = metadata
+        if let provided = metadataProvider?.get(), !provided.isEmpty { merged.merge(provided) { $1 } }
+        merged.merge(event.metadata ?? [:]) { $1 }
         if !merged.isEmpty {
             line += ",\"metadata\":"
             Self.append(.dictionary(merged), to: &line)

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Telemetry
 
 /// Logs go to stderr at `RECEIPTQ_LOG_LEVEL` (default `info`), one line each: readable text, or
 /// with `RECEIPTQ_LOG_FORMAT=json` one JSON object per line (`JSONLogHandler`). Called once by
@@ -18,14 +19,15 @@ public enum LogSetup {
         // Malformed values were refused before any command ran (`runWithExitStatus`).
         let level = (try? level(environment)) ?? defaultLevel
         let format = (try? format(environment)) ?? .text
-        LoggingSystem.bootstrap { name in
+        // Inside a span (tracing on), every line also carries its trace_id and span_id.
+        LoggingSystem.bootstrap({ name, metadataProvider in
             var handler: any LogHandler = switch format {
-            case .text: StreamLogHandler.standardError(label: name)
-            case .json: JSONLogHandler(label: name)
+            case .text: StreamLogHandler.standardError(label: name, metadataProvider: metadataProvider)
+            case .json: JSONLogHandler(label: name, metadataProvider: metadataProvider)
             }
             handler.logLevel = level
             return handler
-        }
+        }, metadataProvider: TraceLogMetadata.provider)
         return Logger(label: label)
     }
 

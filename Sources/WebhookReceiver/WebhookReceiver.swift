@@ -37,6 +37,8 @@ public final class WebhookReceiver: Sendable {
         public var receivedAt: ContinuousClock.Instant
         /// The delivery's `X-Request-Id`: the API request that queued the job the event reports.
         public var requestID: String? = nil
+        /// The delivery's W3C `traceparent` (tracing on): the delivery span's, in the purchase's trace.
+        public var traceParent: String? = nil
     }
 
     private struct State {
@@ -141,7 +143,8 @@ public final class WebhookReceiver: Sendable {
         }
         let received = Received(id: id, sequence: sequence, type: event["type"] as? String ?? "",
                                 userID: event["user_id"] as? String ?? "", receivedAt: .now,
-                                requestID: HTTPField.Name("X-Request-Id").flatMap { headers[$0] })
+                                requestID: HTTPField.Name("X-Request-Id").flatMap { headers[$0] },
+                                traceParent: HTTPField.Name("traceparent").flatMap { headers[$0] })
         state.withLock { $0.acknowledged.append(received) }
         return Response(status: .ok)
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import Postgres
 import ReceiptQueue
@@ -99,7 +100,9 @@ public final class OutcomeWriter: Sendable {
         let started = ContinuousClock.now
         for attempt in 1...6 {
             do {
+                let startedAt = Date()
                 let result = try await record(batch)
+                JobSpans.written(batch, result: result, from: startedAt, to: Date())
                 metrics.recordWritten(result, batchSize: batch.count, seconds: (ContinuousClock.now - started).seconds)
                 if logger.logLevel <= .debug {
                     for attempt in batch {

@@ -68,6 +68,10 @@ extension ReceiptWorker {
         let healthy = gate.withLock { $0.phase(result.environment) == .closed }
         let attempt = decision.decide(result, lease: lease, now: Date(), receiptVerifiedLocally: verifiedLocally,
                                       appleHealthy: healthy, using: &random)
+        let end = Date()
+        JobSpans.appleRequest("apple.verifyReceipt", lease: lease, from: end.addingTimeInterval(-result.latency.seconds), to: end,
+                              environment: result.environment.rawValue, status: attempt.appleStatus, calls: result.calls,
+                              failed: attempt.appleStatus == nil)
         if logger.logLevel <= .debug {
             var metadata = lease.logMetadata
             metadata["environment"] = .string(result.environment.rawValue)

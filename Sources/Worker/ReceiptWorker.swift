@@ -130,7 +130,10 @@ public final class ReceiptWorker: Service, Sendable {
             switch waiting {
             case .claim(let wanted):
                 do {
-                    next = .claimed(try await queue.claim(limit: wanted, worker: configuration.name, lease: configuration.lease), of: wanted)
+                    let started = Date()
+                    let leases = try await queue.claim(limit: wanted, worker: configuration.name, lease: configuration.lease)
+                    JobSpans.claimed(leases, from: started, to: Date(), worker: configuration.name)
+                    next = .claimed(leases, of: wanted)
                 } catch {
                     logger.warning("claim failed; retrying in 1 s", metadata: ["error": "\(error)"])
                     handleNow(.claimFailed(wanted: wanted))

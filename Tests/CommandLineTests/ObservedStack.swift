@@ -25,7 +25,9 @@ struct ObservedStack {
     /// Admin ports by process: api, worker, scheduler.
     let admin: [String: Int]
 
-    static func start() async throws -> ObservedStack {
+    /// - Parameter otlpEndpoint: the api's and the worker's `--otlp-endpoint` (tracing on); nil: off.
+    static func start(otlpEndpoint: String? = nil) async throws -> ObservedStack {
+        let tracing = otlpEndpoint.map { ["--otlp-endpoint", $0] } ?? []
         let fixture = try await SigtermFixture.make()
         let apiPort = try FreePort.pick()
         let fake = try await fixture.startFake(extra: ["--notification-url", "http://127.0.0.1:\(apiPort)/v1/apple/notifications"])
@@ -37,11 +39,11 @@ struct ObservedStack {
         let api = try ChildProcess(arguments: [
             "api", "--port", "\(apiPort)", "--admin-port", "\(admin["api"]!)", "--receipt-check", "off",
             "--database-url", try await fixture.database.connectionString(as: .api),
-        ], environment: fixture.environment.merging(["RECEIPTQ_API_TOKENS": SigtermFixture.tokenDigest, "RECEIPTQ_LOG_FORMAT": "json"]) { $1 })
+        ] + tracing, environment: fixture.environment.merging(["RECEIPTQ_API_TOKENS": SigtermFixture.tokenDigest, "RECEIPTQ_LOG_FORMAT": "json"]) { $1 })
         let worker = try ChildProcess(arguments: [
             "worker", "--database-url", try await fixture.database.connectionString(as: .worker), "--name", "observed-worker",
             "--receipt-check", "off", "--admin-port", "\(admin["worker"]!)", "--receipt-verifier", "verify-receipt",
-        ] + fake.verifyReceipt + fixture.serverAPIArguments(fake),
+        ] + fake.verifyReceipt + fixture.serverAPIArguments(fake) + tracing,
             environment: fixture.environment.merging(["RECEIPTQ_LOG_LEVEL": "debug", "RECEIPTQ_LOG_FORMAT": "json"]) { $1 })
         let scheduler = try ChildProcess(arguments: [
             "scheduler", "--database-url", try await fixture.database.connectionString(as: .scheduler), "--admin-port", "\(admin["scheduler"]!)",

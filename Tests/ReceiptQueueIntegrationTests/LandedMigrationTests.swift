@@ -46,6 +46,7 @@ struct LandedMigrationTests {
         "0035_purchase_owners.sql": "87b211b9f4c8eecf3e58c33a3a4b21dbca568206970f571638a4edf630ea71ed",
         "0036_support_rate_budget.sql": "884f9d0528271a7961c257bfce33cb307f7a0d53aa51e1fc606bef49fdbcc4c1",
         "0037_app_transactions.sql": "7dd0f00865b33c04e6b6565840b68728945dbe6c4f254759625407353fcd4d75",
+        "0038_trace_parents.sql": "d37b73775c0a53c654eb7b9943243a70e1acb7422329a905830b51c324b07a58",
     ]
 
     @Test func everyMigrationIsPinnedAndUnchanged() async throws {

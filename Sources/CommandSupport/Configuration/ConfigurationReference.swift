@@ -8,6 +8,7 @@ public enum ConfigurationReference {
         ("RECEIPTQ_LOG_LEVEL", "trace, debug, info, notice, warning, error or critical (any case); logs go to stderr; refused before any log line when malformed.", "info"),
         ("RECEIPTQ_LOG_FORMAT", "text (one readable line each) or json (one JSON object per line); refused before any log line when malformed.", "text"),
         ("RECEIPTQ_SHARED_SECRET", "worker: the app-specific shared secret for verifyReceipt, or the file named by RECEIPTQ_SHARED_SECRET_FILE; never on the command line, never logged.", "unset"),
+        ("RECEIPTQ_OTLP_HEADERS", "api, worker (with --otlp-endpoint): extra headers for the OTLP collector as key=value,key=value (a hosted collector's API key), or the file named by RECEIPTQ_OTLP_HEADERS_FILE; never logged.", "unset"),
     ]
 
     public static func markdown(_ catalog: CommandCatalog, tool: String) -> String {

@@ -33,20 +33,24 @@ public struct JobLease: Sendable, Hashable {
     /// before any: a sandbox receipt's retry starts at the sandbox instead of asking production
     /// for its 21007 again (one round trip of 3–6 s less).
     public var appleEnvironment: String?
+    /// The W3C traceparent of the span that queued the job (tracing on), which the worker's spans continue.
+    public var traceParent: String?
 
     /// Metadata for a log line about this job: its id, attempt and request id — never the
     /// receipt, the signed transaction or the user.
     public var logMetadata: Logger.Metadata {
         var metadata: Logger.Metadata = ["job": "\(id)", "attempt": "\(attempt)"]
         if let requestID { metadata["request_id"] = .string(requestID) }
+        if let traceParent, let traceID = traceParent.split(separator: "-").dropFirst().first { metadata["trace_id"] = .string(String(traceID)) }
         return metadata
     }
 
     public init(id: Int64, kind: JobKind = .receipt, attempt: Int, receiptData: String, signedTransaction: String? = nil,
                 appAccountToken: UUID? = nil, transactionID: String, userID: String, productID: String?,
                 orderID: String?, createdAt: Date, budgetStart: Date? = nil, lockedUntil: Date, boundedAnswers: Int = 0,
-                trustedClaim: Bool = false, requestID: String? = nil, appleEnvironment: String? = nil) {
+                trustedClaim: Bool = false, requestID: String? = nil, appleEnvironment: String? = nil, traceParent: String? = nil) {
         self.appleEnvironment = appleEnvironment
+        self.traceParent = traceParent
         self.trustedClaim = trustedClaim
         self.requestID = requestID
         self.id = id

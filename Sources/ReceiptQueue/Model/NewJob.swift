@@ -32,6 +32,9 @@ public struct NewJob: Sendable, Hashable {
     /// The API request that submitted it (`X-Request-Id`, 1–128 characters the API checked):
     /// kept on the job so its log lines, event and webhook delivery carry it. Not part of any key.
     public var requestID: String?
+    /// The W3C traceparent of the span that queued it, when tracing is on: the worker's spans
+    /// continue that trace (migration 0038). Not part of any key.
+    public var traceParent: String?
 
     /// A legacy receipt.
     public init(receiptData: String, transactionID: String, userID: String, productID: String? = nil, orderID: String? = nil,

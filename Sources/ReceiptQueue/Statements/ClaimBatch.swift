@@ -49,7 +49,7 @@ public enum ClaimBatch {
         RETURNING j.id, j.kind, j.attempts, coalesce(j.receipt_data, '') AS receipt_data, j.signed_transaction,
                   j.app_account_token::text AS app_account_token, j.transaction_id, j.user_id, j.product_id, j.order_id,
                   j.created_at, coalesce(j.redriven_at, j.created_at) AS budget_start, j.locked_until, j.bounded_answers,
-                  j.trusted_claim, j.request_id, j.apple_environment
+                  j.trusted_claim, j.request_id, j.apple_environment, j.trace_parent
         """
     }
 
@@ -73,7 +73,8 @@ public enum ClaimBatch {
                      budgetStart: try row.decode("budget_start"),
                      lockedUntil: try row.decode("locked_until"), boundedAnswers: try row.decode("bounded_answers"),
                      trustedClaim: try row.decode("trusted_claim"), requestID: try row.decodeIfPresent("request_id"),
-                     appleEnvironment: try row.decodeIfPresent("apple_environment"))
+                     appleEnvironment: try row.decodeIfPresent("apple_environment"),
+                     traceParent: try row.decodeIfPresent("trace_parent"))
         }
     }
 }

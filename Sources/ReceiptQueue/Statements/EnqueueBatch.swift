@@ -20,17 +20,19 @@ public enum EnqueueBatch {
     static let sql = """
         WITH input AS (
             SELECT i.*, receiptq.receipt_digest(i.receipt_data) AS digest, nextval('receiptq.jobs_id_seq') AS new_id
-            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::uuid[], $7::text[]) WITH ORDINALITY
-                 AS i(receipt_data, transaction_id, user_id, product_id, order_id, app_account_token, request_id, ord)
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::uuid[], $7::text[], $8::text[]) WITH ORDINALITY
+                 AS i(receipt_data, transaction_id, user_id, product_id, order_id, app_account_token, request_id, trace_parent, ord)
         ), keyed AS (
             INSERT INTO receiptq.receipt_submissions (receipt_sha256, transaction_id, user_id, job_id)
             SELECT digest, transaction_id, user_id, new_id FROM input ORDER BY ord
             ON CONFLICT DO NOTHING
             RETURNING job_id
         ), inserted AS (
-            INSERT INTO receiptq.jobs (id, receipt_data, transaction_id, user_id, product_id, order_id, app_account_token, request_id)
+            INSERT INTO receiptq.jobs (id, receipt_data, transaction_id, user_id, product_id, order_id, app_account_token, request_id,
+                                       trace_parent)
             OVERRIDING SYSTEM VALUE
-            SELECT i.new_id, i.receipt_data, i.transaction_id, i.user_id, i.product_id, i.order_id, i.app_account_token, i.request_id
+            SELECT i.new_id, i.receipt_data, i.transaction_id, i.user_id, i.product_id, i.order_id, i.app_account_token, i.request_id,
+                   i.trace_parent
             FROM input i JOIN keyed k ON k.job_id = i.new_id ORDER BY i.ord
             RETURNING id, transaction_id, user_id, state
         ), superseded AS (
@@ -80,6 +82,7 @@ public enum EnqueueBatch {
         let rows = try connection.query(prepared: sql, [
             unique.map { $0.receiptData ?? "" }, unique.map(\.transactionID), unique.map(\.userID),
             unique.map(\.productID), unique.map(\.orderID), unique.map { $0.appAccountToken?.uuidString }, unique.map(\.requestID),
+            unique.map(\.traceParent),
         ])
         var results: [EnqueuedJob] = []
         results.reserveCapacity(unique.count)

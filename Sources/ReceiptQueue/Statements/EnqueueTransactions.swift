@@ -21,10 +21,10 @@ public enum EnqueueTransactions {
     static let sql = """
         WITH input AS (
             SELECT i.*, nextval('receiptq.jobs_id_seq') AS new_id
-            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::uuid[], $8::text[], $9::bool[], $10::text[], $11::text[])
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::uuid[], $8::text[], $9::bool[], $10::text[], $11::text[], $12::text[])
                  WITH ORDINALITY
                  AS i(kind, signed_transaction, transaction_id, user_id, product_id, order_id, app_account_token, environment,
-                      trusted_claim, claim_proof, request_id, ord)
+                      trusted_claim, claim_proof, request_id, trace_parent, ord)
         ), keyed AS (
             INSERT INTO receiptq.transaction_submissions (kind, transaction_id, user_id, environment, job_id)
             SELECT i.kind, i.transaction_id, i.user_id, \(environmentKey(kind: "i.kind", environment: "i.environment")), i.new_id FROM input i ORDER BY i.ord
@@ -32,10 +32,10 @@ public enum EnqueueTransactions {
             RETURNING job_id
         ), inserted AS (
             INSERT INTO receiptq.jobs (id, kind, signed_transaction, transaction_id, user_id, product_id, order_id, app_account_token,
-                                       apple_environment, trusted_claim, claim_proof, request_id)
+                                       apple_environment, trusted_claim, claim_proof, request_id, trace_parent)
             OVERRIDING SYSTEM VALUE
             SELECT i.new_id, i.kind, i.signed_transaction, i.transaction_id, i.user_id, i.product_id, i.order_id, i.app_account_token,
-                   i.environment, i.trusted_claim, i.claim_proof, i.request_id   -- claim_proof: checked, then cleared (jobs_check_trusted_claim)
+                   i.environment, i.trusted_claim, i.claim_proof, i.request_id, i.trace_parent   -- claim_proof: checked, then cleared (jobs_check_trusted_claim)
             FROM input i JOIN keyed k ON k.job_id = i.new_id ORDER BY i.ord
             RETURNING id, state
         ), made AS (
@@ -74,7 +74,7 @@ public enum EnqueueTransactions {
         let rows = try connection.query(sql, [
             jobs.map(\.kind.rawValue), jobs.map(\.signedTransaction), jobs.map(\.transactionID), jobs.map(\.userID),
             jobs.map(\.productID), jobs.map(\.orderID), jobs.map { $0.appAccountToken?.uuidString }, jobs.map(\.environment),
-            jobs.map(\.trustedClaim), jobs.map { $0.claimProof?.token }, jobs.map(\.requestID),
+            jobs.map(\.trustedClaim), jobs.map { $0.claimProof?.token }, jobs.map(\.requestID), jobs.map(\.traceParent),
         ])
         var results: [EnqueuedJob] = []
         var seen: Set<Int64> = []

@@ -30,7 +30,7 @@ public enum ClaimDeliveries {
         WHERE d.endpoint_id = r.endpoint_id AND d.event_sequence = r.event_sequence AND d.state = 'queued'
           AND e.sequence = d.event_sequence AND w.id = d.endpoint_id
         RETURNING d.endpoint_id, d.event_sequence, d.attempts, d.user_id, d.budget_from, e.id::text AS event_id, w.url,
-                  to_json(w.secrets)::text AS secrets, e.body->>'request_id' AS request_id,
+                  to_json(w.secrets)::text AS secrets, e.body->>'request_id' AS request_id, e.trace_parent,
                   jsonb_build_object('id', e.id, 'sequence', e.sequence, 'type', e.type, 'created_at', e.created_at,
                                      'user_id', e.user_id, 'data', e.body)::text AS body
         """
@@ -43,7 +43,8 @@ public enum ClaimDeliveries {
                           eventID: try row.decode("event_id"), attempt: try row.decode("attempts"), userID: try row.decode("user_id"),
                           body: Array(try row.decode("body", as: String.self).utf8), url: try row.decode("url"),
                           secrets: try JSONDecoder().decode([String].self, from: Data(try row.decode("secrets", as: String.self).utf8)),
-                          budgetFrom: try row.decode("budget_from"), requestID: try row.decodeIfPresent("request_id"))
+                          budgetFrom: try row.decode("budget_from"), requestID: try row.decodeIfPresent("request_id"),
+                          traceParent: try row.decodeIfPresent("trace_parent"))
         }
     }
 }

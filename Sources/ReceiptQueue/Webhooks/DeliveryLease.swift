@@ -17,10 +17,13 @@ public struct DeliveryLease: Sendable, Hashable {
     /// The API request that queued the job this event reports (the event's `request_id`), sent
     /// as the delivery's `X-Request-Id` so a backend can match it to its own POST.
     public var requestID: String?
+    /// The event's traceparent (its job's, migration 0038): the delivery's span continues that trace.
+    public var traceParent: String?
 
     public init(endpointID: String, eventSequence: Int64, eventID: String, attempt: Int, userID: String, body: [UInt8],
-                url: String, secrets: [String], budgetFrom: Date, requestID: String? = nil) {
+                url: String, secrets: [String], budgetFrom: Date, requestID: String? = nil, traceParent: String? = nil) {
         self.requestID = requestID
+        self.traceParent = traceParent
         self.endpointID = endpointID
         self.eventSequence = eventSequence
         self.eventID = eventID

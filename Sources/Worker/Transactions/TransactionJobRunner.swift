@@ -118,11 +118,16 @@ public final class TransactionJobRunner: Service, Sendable {
         var label: String { "signed transactions" }
 
         func claim(limit: Int) async throws -> [JobLease] {
-            try await queue.claim(limit: limit, kind: .signedTransaction, worker: configuration.name, lease: configuration.lease)
+            let started = Date()
+            let leases = try await queue.claim(limit: limit, kind: .signedTransaction, worker: configuration.name, lease: configuration.lease)
+            JobSpans.claimed(leases, from: started, to: Date(), worker: configuration.name)
+            return leases
         }
 
         func perform(_ lease: JobLease) async {
+            let started = Date()
             let check = await checker.check(lease)
+            JobSpans.checked(check, lease: lease, from: started, to: Date())
             var random = SystemRandomNumberGenerator()
             writer.submit(configuration.decision.decide(check, lease: lease, now: Date(), using: &random))
         }
@@ -179,8 +184,11 @@ public final class TransactionJobRunner: Service, Sendable {
             for offset in kinds.indices where leases.count < limit {
                 let kind = kinds[(first + offset) % kinds.count]
                 do {
-                    leases += try await queue.claim(limit: limit - leases.count, kind: kind, worker: configuration.name,
-                                                    lease: configuration.lease)
+                    let started = Date()
+                    let claimed = try await queue.claim(limit: limit - leases.count, kind: kind, worker: configuration.name,
+                                                        lease: configuration.lease)
+                    JobSpans.claimed(claimed, from: started, to: Date(), worker: configuration.name)
+                    leases += claimed
                 } catch where !leases.isEmpty {
                     return leases   // carried out; the next claim backs off
                 }
@@ -190,7 +198,9 @@ public final class TransactionJobRunner: Service, Sendable {
 
         func perform(_ lease: JobLease) async {
             let sent = ContinuousClock.now
+            let started = Date()
             let check = await checker.check(lease)
+            JobSpans.checked(check, lease: lease, from: started, to: Date())
             if logger.logLevel <= .debug {
                 var metadata = lease.logMetadata
                 metadata["apple_seconds"] = .string(String(format: "%.3f", (ContinuousClock.now - sent).seconds))

@@ -6,6 +6,8 @@ import Postgres
 import ReceiptQueue
 import ServiceLifecycle
 import Synchronization
+import Telemetry
+import Tracing
 import WebhookSignature
 
 /// Pushes events to the backends' webhook endpoints: claims due deliveries with SKIP LOCKED
@@ -134,12 +136,25 @@ public final class WebhookDeliverer: Service, Sendable {
                                                       timestamp: Int64(Date().timeIntervalSince1970))
             // Checked by the database when the job was stored (1–128 safe characters): header-safe.
             if let requestID = lease.requestID { headers["X-Request-Id"] = requestID }
+            // The event's trace continues here and on to the backend (its `traceparent` header).
+            let span = lease.traceParent.map { parent in
+                InstrumentationSystem.tracer.startSpan("webhook.deliver", context: .continuing(parent), ofKind: .client)
+            }
+            span?.context.injectTraceParent(into: &headers)
+            defer { span?.end() }
             let answer: DeliveryDecision.Answer
             do {
                 let response = try await http.post(url: lease.url, headers: headers, body: lease.body, timeout: configuration.requestTimeout)
                 answer = .status(response.status)
+                span?.updateAttributes { attributes in
+                    attributes["http.response.status_code"] = response.status
+                    attributes["receiptq.endpoint"] = lease.endpointID
+                    attributes["receiptq.delivery_attempt"] = lease.attempt
+                }
+                if !(200..<300).contains(response.status) { span?.setStatus(SpanStatus(code: .error)) }
             } catch let error as HTTPClientError {
                 answer = .transportError(error.description)
+                span?.setStatus(SpanStatus(code: .error, message: "transport error"))
             } catch {
                 finish(lease, .release, receiverFailed: nil, sentAt: sent)   // shutdown: not attempted
                 return

@@ -28,6 +28,7 @@ struct ApiCommand: AsyncParsableCommand {
     @OptionGroup(title: "Intake") var intake: ApiIntakeOptions
     @OptionGroup(title: "Offer signatures (the In-App Purchase key; without it POST /v1/users/{id}/offer-signatures answers 501)")
     var inAppPurchaseKey: InAppPurchaseKeyOptions
+    @OptionGroup(title: "Tracing") var tracing: TracingOptions
 
     /// The configuration from options, then the environment, then the defaults; validated.
     func settings(_ environment: EnvironmentReader) throws -> APIConfiguration {
@@ -74,8 +75,10 @@ struct ApiCommand: AsyncParsableCommand {
     func run() async throws {
         MallocArenas.limit()   // before the requests allocate
         let environment = EnvironmentReader()
-        let settings = try settings(environment)
+        var settings = try settings(environment)
         let logger = LogSetup.bootstrap(label: "receiptq.api")
+        let exporter = try tracing.bootstrap(service: "receiptq-api", logger: logger, environment: environment)
+        settings.tracing = exporter != nil
         // Each client connection is a descriptor: thousands of them (slow clients included) need more than 1,024.
         FileDescriptorLimit.raise(to: 16_384, logger: logger)
         let files = try migrations.load()
@@ -98,6 +101,8 @@ struct ApiCommand: AsyncParsableCommand {
                                         readiness: ReadinessProbe(database: config, migrations: files, listener: listening, logger: logger), logger: logger,
                                         facts: roots.readinessFacts))
         }
+        // First, so it stops last (a service group stops in reverse order): the last spans go out.
+        if let exporter { services.insert(exporter, at: 0) }
         let group = ProcessServiceGroup.make(services: services, logger: logger)
         await warnWhenCommitsAreNotDurable(database: config, logger: logger)
         logger.info("api starting", metadata: ["database": "\(config.redacted)", "host": "\(settings.host)",

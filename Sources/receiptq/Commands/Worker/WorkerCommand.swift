@@ -28,6 +28,7 @@ struct WorkerCommand: AsyncParsableCommand {
     @OptionGroup(title: "Capacity and timing") var capacity: WorkerCapacityOptions
     @OptionGroup(title: "Verdict policy") var policy: WorkerPolicyOptions
     @OptionGroup(title: "Admin listener") var admin: AdminOptions
+    @OptionGroup(title: "Tracing") var tracing: TracingOptions
 
     enum ReceiptVerifier: String, ExpressibleByArgument, CaseIterable {
         /// Apple's verifyReceipt (deprecated by Apple).
@@ -121,6 +122,7 @@ struct WorkerCommand: AsyncParsableCommand {
         settings.writer.ownership.testRoots = roots.areTestRoots
         let refundPolicy = try refundPreferencePolicy()
         let logger = LogSetup.bootstrap(label: "receiptq.worker")
+        let exporter = try tracing.bootstrap(service: "receiptq-worker", logger: logger, environment: environment)
         let databaseConfiguration = try database.configuration(applicationName: "receiptq-worker-\(getpid())")
         var adminOptions = admin
         adminOptions.adminHost = admin.adminHost ?? metricsHost
@@ -233,6 +235,8 @@ struct WorkerCommand: AsyncParsableCommand {
         // On SIGTERM the work stops together, each part draining within --shutdown-deadline; the
         // admin listener (shut down after it) answers probes and scrapes until then.
         var services: [any Service] = [ConcurrentServices(work)]
+        // First, so it stops last (a service group stops in reverse order): the last spans go out.
+        if let exporter { services.insert(exporter, at: 0) }
         if let registry {
             services.insert(AdminServer(configuration: adminSettings, registry: registry,
                                         readiness: ReadinessProbe(database: databaseConfiguration, logger: logger), logger: logger,
