@@ -413,7 +413,8 @@ let package = Package(
             .product(name: "SwiftASN1", package: "swift-asn1"),
         ]),
         .testTarget(name: "CommandLineTests", dependencies: ["AppleSignedData", "CommandSupport", "Postgres", "PostgresTesting", "ReceiptQueue",
-                                                         "ReceiptQueueTesting", "WebhookReceiver"]),
+                                                         "ReceiptQueueTesting", "WebhookReceiver",
+                                                         .product(name: "Crypto", package: "swift-crypto")]),
         // StoreKit 2 intake end to end: the API with the fake's root trusted, the transaction
         // runner and a verifyReceipt worker, the fake's Server API, one ledger.
         .testTarget(

@@ -34,6 +34,10 @@ struct SupportServeCommand: AsyncParsableCommand {
     @Flag(help: "Serve only the admin API, not the web console. Default: off (both).")
     var noConsole = false
 
+    /// Off by default, as the worker's: a deployment that probes the console turns it on.
+    @OptionGroup(title: "Admin listener (/metrics, /healthz, /readyz: ready once the console listens and the read-only login answers)")
+    var adminListener: AdminOptions
+
     func run() async throws {
         LogSetup.bootstrap(label: "receiptq.support")
         let logger = Logger(label: "receiptq.support")
@@ -57,6 +61,10 @@ struct SupportServeCommand: AsyncParsableCommand {
         } catch {
             throw ConfigurationError("--readonly-database-url: \(error)")
         }
+        let adminSettings = try adminListener.configuration(defaultPort: 0)
+        guard adminSettings.port != supportPort || adminSettings.port == 0 else {
+            throw ConfigurationError("--admin-port must differ from --support-port: probes and metrics are never served on the console's port")
+        }
         let readonly = PostgresPool(configuration: readonlyConfiguration, size: 4, name: "support-readonly", logger: logger)
         let admin = PostgresPool(configuration: try database.configuration(applicationName: "receiptq-support"), size: 2, name: "support", logger: logger)
         let environment = EnvironmentReader()
@@ -69,11 +77,23 @@ struct SupportServeCommand: AsyncParsableCommand {
             apple = SupportApple(clients: try ServerAPIWiring.clients(settings, http: client, budgetPool: admin),
                                  verifier: { try settings.verifier(for: $0) })
         }
+        let listening = ListenerGate()
+        let host = supportHost
         let server = SupportServer(
             configuration: SupportServerConfiguration(host: supportHost, port: supportPort, credentials: credentials, console: !noConsole),
             operations: SupportOperations(readonly: readonly, admin: admin, apple: apple), logger: logger,
-            onListening: { port in print("support listening on http://\(supportHost):\(port)/ (console: /console)") })
-        let group = ProcessServiceGroup.make(services: [server], shutdownBudget: .seconds(4), logger: logger)
+            onListening: { port in
+                listening.open()
+                print("support listening on http://\(host):\(port)/ (console: /console)")
+            })
+        var services: [any Service] = [server]
+        if adminSettings.isEnabled {
+            // Every page reads through the read-only login: the console is ready when it answers.
+            services.insert(AdminServer(configuration: adminSettings,
+                                        readiness: ReadinessProbe(database: readonlyConfiguration, listener: listening, logger: logger),
+                                        logger: logger), at: 0)
+        }
+        let group = ProcessServiceGroup.make(services: services, shutdownBudget: .seconds(4), logger: logger)
         try await group.run()
         readonly.shutdown()
         admin.shutdown()
