@@ -38,6 +38,10 @@ extension AsyncParsableCommand {
                 expanded = try EnvironmentArguments(arguments: arguments, catalog: CommandCatalog(root: self),
                                                     environment: EnvironmentReader())
                 arguments = expanded?.arguments ?? arguments
+                // An older variable still works, once said: the kits and docs name only the rule's.
+                for source in expanded?.sources ?? [] where source.variable != OptionVariable.name(for: source.flag) {
+                    DeprecatedSpelling.warn(source.variable, instead: OptionVariable.name(for: source.flag))
+                }
             }
             var command = try parseAsRoot(arguments)
             // RECEIPTQ_LOG_FORMAT and RECEIPTQ_LOG_LEVEL: refused here, before any log line.

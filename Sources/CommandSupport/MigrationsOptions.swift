@@ -4,7 +4,7 @@ import ReceiptQueue
 
 /// The schema a command applies or compares with: the one the binary carries (`EmbeddedSQL`), or
 /// — for developing the schema — a `SQL/migrations` folder with its `functions` and `views`
-/// siblings (`--migrations`, `RECEIPTQ_MIGRATIONS_DIR`).
+/// siblings (`--migrations`, `RECEIPTQ_MIGRATIONS`).
 public struct MigrationsOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("migrations"),
             help: "For developing the schema: a SQL/migrations folder (its functions and views beside it) instead of the schema inside this binary. Default: the binary's own.")
@@ -14,7 +14,7 @@ public struct MigrationsOptions: ParsableArguments, Sendable {
 
     /// The folder given, if any.
     public func folder(environment: EnvironmentReader = EnvironmentReader()) -> URL? {
-        (directory ?? environment.string("RECEIPTQ_MIGRATIONS_DIR")).map { URL(fileURLWithPath: $0) }
+        (directory ?? OptionVariable.names(for: "migrations").lazy.compactMap(environment.string).first).map { URL(fileURLWithPath: $0) }
     }
 
     public func load(environment: EnvironmentReader = EnvironmentReader()) throws -> [Migration] {

@@ -66,9 +66,9 @@ public struct ServerAPIOptions: ParsableArguments, Sendable {
 
     /// The roots signed data must chain to, with or without Server API credentials (StoreKit 2
     /// transactions are verified locally either way). Default: Apple Root CA - G3.
-    /// The configured root files, from the option or `RECEIPTQ_SIGNED_DATA_ROOTS`; empty: Apple's.
+    /// The configured root files, from the option or `RECEIPTQ_SIGNED_DATA_ROOT`; empty: Apple's.
     public func rootPaths(_ environment: EnvironmentReader = EnvironmentReader()) -> [String] {
-        signedDataRoot.isEmpty ? (environment.list("RECEIPTQ_SIGNED_DATA_ROOTS") ?? []) : signedDataRoot
+        signedDataRoot.isEmpty ? (OptionVariable.names(for: "signed-data-root").lazy.compactMap(environment.list).first ?? []) : signedDataRoot
     }
 
     /// Apple's roots, or test roots with `--trust-test-roots` (`TrustedRoots`).

@@ -5,7 +5,7 @@ import X509
 
 /// What the API needs to check StoreKit 2 signed transactions before it answers: the apps, the
 /// roots a signature must chain to, the app's Apple id, and whether sandbox purchases count.
-/// The same variables the workers read (`RECEIPTQ_BUNDLE_IDS`, `RECEIPTQ_SIGNED_DATA_ROOTS`,
+/// The same variables the workers read (`RECEIPTQ_BUNDLE_IDS`, `RECEIPTQ_SIGNED_DATA_ROOT`,
 /// `RECEIPTQ_APP_APPLE_ID`, `RECEIPTQ_REJECT_SANDBOX`).
 public struct SignedDataOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("bundle-ids"), help: "Comma-separated bundle ids of your apps; without them signed transactions are refused. Default: none.")
@@ -38,9 +38,9 @@ public struct SignedDataOptions: ParsableArguments, Sendable {
         bundleIDs.map(EnvironmentReader.split) ?? environment.list("RECEIPTQ_BUNDLE_IDS") ?? []
     }
 
-    /// The configured root files, from the option or `RECEIPTQ_SIGNED_DATA_ROOTS`; empty: Apple's.
+    /// The configured root files, from the option or `RECEIPTQ_SIGNED_DATA_ROOT`; empty: Apple's.
     public func rootPaths(_ environment: EnvironmentReader = EnvironmentReader()) -> [String] {
-        signedDataRoot.isEmpty ? (environment.list("RECEIPTQ_SIGNED_DATA_ROOTS") ?? []) : signedDataRoot
+        signedDataRoot.isEmpty ? (OptionVariable.names(for: "signed-data-root").lazy.compactMap(environment.list).first ?? []) : signedDataRoot
     }
 
     /// Apple's roots, or test roots with `--trust-test-roots` (`TrustedRoots`).
@@ -99,7 +99,7 @@ public enum SignedDataRoots {
     public static func load(_ paths: [String]) throws -> [Certificate] {
         try paths.map { path in
             guard let text = try? String(contentsOfFile: path, encoding: .utf8), let certificate = try? Certificate(pemEncoded: text) else {
-                throw ConfigurationError("--signed-data-root / RECEIPTQ_SIGNED_DATA_ROOTS: \(path) is not a readable PEM certificate")
+                throw ConfigurationError("--signed-data-root / RECEIPTQ_SIGNED_DATA_ROOT: \(path) is not a readable PEM certificate")
             }
             return certificate
         }

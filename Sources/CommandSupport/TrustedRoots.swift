@@ -6,7 +6,7 @@ import X509
 /// The roots Apple's signed data — StoreKit 2 transactions, notifications, app receipts — must
 /// chain to. Apple's, pinned in the binary, unless the operator says with `--trust-test-roots`
 /// (`RECEIPTQ_TRUST_TEST_ROOTS=1`) that this is a test or a demo and names others with
-/// `--signed-data-root` (`RECEIPTQ_SIGNED_DATA_ROOTS`), such as the fake App Store's. Trusting a
+/// `--signed-data-root` (`RECEIPTQ_SIGNED_DATA_ROOT`), such as the fake App Store's. Trusting a
 /// root other than Apple's is never silent: its SHA-256 fingerprint is in the start-up log (a
 /// warning), in `/readyz` and in the `receiptq_process_trusted_root_info` metric, and every grant a worker
 /// makes while it trusts one is marked `signed_under = 'test-roots'`.
@@ -30,13 +30,13 @@ public struct TrustedRoots: Sendable {
     /// The roots' SHA-256 fingerprints (colon-separated hex, as Apple publishes its own).
     public var fingerprints: [String] { (areTestRoots ? testRoots : forReceipts).map(\.sha256Fingerprint) }
 
-    /// `paths` (the option, else `RECEIPTQ_SIGNED_DATA_ROOTS`), allowed only with `trustTestRoots`
+    /// `paths` (the option, else `RECEIPTQ_SIGNED_DATA_ROOT`), allowed only with `trustTestRoots`
     /// (the flag, else `RECEIPTQ_TRUST_TEST_ROOTS`).
     public static func resolve(paths: [String], trustTestRoots flag: Bool, _ environment: EnvironmentReader) throws -> TrustedRoots {
         guard !paths.isEmpty else { return TrustedRoots(paths: [], testRoots: []) }
         guard try flag || environment.flag("RECEIPTQ_TRUST_TEST_ROOTS") == true else {
             throw ConfigurationError("""
-                --signed-data-root / RECEIPTQ_SIGNED_DATA_ROOTS replace Apple's roots: for tests and demos only. Add --trust-test-roots \
+                --signed-data-root / RECEIPTQ_SIGNED_DATA_ROOT replace Apple's roots: for tests and demos only. Add --trust-test-roots \
                 (or RECEIPTQ_TRUST_TEST_ROOTS=1) to say so; the roots are then logged, shown in /readyz and every grant made is marked test-roots
                 """)
         }

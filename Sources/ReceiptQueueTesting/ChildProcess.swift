@@ -37,7 +37,7 @@ public final class ChildProcess: Sendable {
     private let stdoutURL: URL
     private let stderrURL: URL
 
-    /// `removing`: variables of this process the child must not see (`RECEIPTQ_MIGRATIONS_DIR`, to
+    /// `removing`: variables of this process the child must not see (`RECEIPTQ_MIGRATIONS`, to
     /// run the binary as it is installed).
     public init(_ executable: URL = ReceiptQBinary.url, arguments: [String], environment: [String: String] = [:],
                 removing: [String] = []) throws {

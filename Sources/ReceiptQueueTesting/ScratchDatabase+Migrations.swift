@@ -16,9 +16,9 @@ extension ScratchDatabase {
         return database
     }
 
-    /// The repository's SQL/migrations (or `RECEIPTQ_MIGRATIONS_DIR`).
+    /// The repository's SQL/migrations (or `RECEIPTQ_MIGRATIONS`).
     public static func migrationsDirectory() -> URL {
-        if let path = ProcessInfo.processInfo.environment["RECEIPTQ_MIGRATIONS_DIR"] {
+        if let path = ProcessInfo.processInfo.environment["RECEIPTQ_MIGRATIONS"] {
             return URL(fileURLWithPath: path)
         }
         // Sources/ReceiptQueueTesting/ScratchDatabase+Migrations.swift → repository root.

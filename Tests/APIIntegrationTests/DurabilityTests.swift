@@ -12,7 +12,7 @@ struct DurabilityTests {
         let database = try await ScratchDatabase.migrated()
         let child = try ChildProcess(arguments: ["api", "--port", "0", "--admin-port", "0", "--receipt-check", "off", "--database-url", try await database.connectionString(as: .api)],
                                      environment: ["RECEIPTQ_API_TOKENS": TokenDigestsHelper.digest(APIHarness.token),
-                                                   "RECEIPTQ_MIGRATIONS_DIR": ScratchDatabase.migrationsDirectory().path])
+                                                   "RECEIPTQ_MIGRATIONS": ScratchDatabase.migrationsDirectory().path])
         var port: Int?
         _ = await eventually(timeout: .seconds(20)) {
             port = child.stderr.firstMatch(of: /api listening.*port=(\d+)|port=(\d+).*api listening/).flatMap {

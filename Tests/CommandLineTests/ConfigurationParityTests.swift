@@ -128,6 +128,35 @@ struct ConfigurationParityTests {
                                                 environment: ["RECEIPTQ_WORKER_CONCURRENCY": "0"], timeout: .seconds(20))
         #expect(result.status == 78)
         #expect(result.stderr.contains("RECEIPTQ_WORKER_CONCURRENCY") && result.stderr.contains("--concurrency"), "\(result.stderr)")
+        #expect(result.stderr.contains("warning: RECEIPTQ_WORKER_CONCURRENCY is deprecated and will be removed; use RECEIPTQ_CONCURRENCY"),
+                "an older name is said once, with the rule's: \(result.stderr)")
+    }
+
+    @Test func theRulesNameIsNotWarnedAbout() async throws {
+        let result = try await ChildProcess.run(arguments: ["worker", "--bundle-ids", "x", "--database-url", Self.unreachable],
+                                                environment: ["RECEIPTQ_CONCURRENCY": "0"], timeout: .seconds(20))
+        #expect(result.status == 78)
+        #expect(!result.stderr.contains("deprecated"), "\(result.stderr)")
+    }
+
+    /// The kits, the docs and the examples name each setting once, by the rule: no older variable
+    /// name (they still work, warned) is taught anywhere but the page that lists them.
+    @Test func theKitsAndDocsUseOnlyTheRulesNames() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let older = OptionVariable.aliases.values.flatMap { $0 }
+        let allowed: Set<String> = ["docs/configuration.md", "docs/configuration-reference.md", "docs/CHANGELOG.md"]
+        var found: [String] = []
+        for folder in ["Deploy", "docs", "README.md"] {
+            let url = root.appendingPathComponent(folder)
+            let files = (FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? [url])
+                .filter { !$0.hasDirectoryPath && !$0.path.contains("/.") && !["png", "jsonl"].contains($0.pathExtension) }
+            for file in files {
+                let relative = String(file.path.dropFirst(root.path.count + 1))
+                guard !allowed.contains(relative), let text = try? String(contentsOf: file, encoding: .utf8) else { continue }
+                for name in older where text.range(of: name + "\\b", options: .regularExpression) != nil { found.append("\(relative): \(name)") }
+            }
+        }
+        #expect(found.isEmpty, "older names in \(found)")
     }
 
     @Test func helpWorksWhateverTheEnvironmentHolds() async throws {

@@ -12,7 +12,7 @@ import Testing
 /// makes logins.
 @Suite("receiptq migrate and schema verify: the binary carries its schema")
 struct SchemaCommandTests {
-    /// The binary alone in an empty folder, run as installed: no SQL tree, no RECEIPTQ_MIGRATIONS_DIR.
+    /// The binary alone in an empty folder, run as installed: no SQL tree, no RECEIPTQ_MIGRATIONS.
     static func alone() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("receiptq-alone-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -22,7 +22,7 @@ struct SchemaCommandTests {
     }
 
     static func run(_ binary: URL, _ arguments: [String]) async throws -> (status: Int32?, stdout: String, stderr: String) {
-        try await ChildProcess.run(binary, arguments: arguments, removing: ["RECEIPTQ_MIGRATIONS_DIR"], timeout: .seconds(60))
+        try await ChildProcess.run(binary, arguments: arguments, removing: ["RECEIPTQ_MIGRATIONS"], timeout: .seconds(60))
     }
 
     @Test func aCopyOfTheBinaryAloneMigratesAFreshDatabaseToExactlySchemaSQL() async throws {

@@ -77,8 +77,8 @@ struct SigtermFixture {
 
     /// The environment every worker and scheduler gets: the app, and the fake's root trusted.
     var environment: [String: String] {
-        ["RECEIPTQ_BUNDLE_IDS": Self.bundleID, "RECEIPTQ_SIGNED_DATA_ROOTS": rootPath, "RECEIPTQ_TRUST_TEST_ROOTS": "1", "RECEIPTQ_APP_APPLE_ID": "1234567890",
-         "RECEIPTQ_MIGRATIONS_DIR": ScratchDatabase.migrationsDirectory().path]
+        ["RECEIPTQ_BUNDLE_IDS": Self.bundleID, "RECEIPTQ_SIGNED_DATA_ROOT": rootPath, "RECEIPTQ_TRUST_TEST_ROOTS": "1", "RECEIPTQ_APP_APPLE_ID": "1234567890",
+         "RECEIPTQ_MIGRATIONS": ScratchDatabase.migrationsDirectory().path]
     }
 
     /// `receiptq worker` with the default shutdown deadline, verifyReceipt at the fake, an admin port.

@@ -62,7 +62,7 @@ struct SigtermTests {
             "api", "--port", "\(port)", "--admin-port", "\(admin)", "--receipt-check", "off",
             "--database-url", try await fixture.database.connectionString(as: .api),
         ], environment: ["RECEIPTQ_API_TOKENS": SigtermFixture.tokenDigest, "RECEIPTQ_BUNDLE_IDS": SigtermFixture.bundleID,
-                         "RECEIPTQ_APP_APPLE_ID": "1234567890", "RECEIPTQ_MIGRATIONS_DIR": ScratchDatabase.migrationsDirectory().path])
+                         "RECEIPTQ_APP_APPLE_ID": "1234567890", "RECEIPTQ_MIGRATIONS": ScratchDatabase.migrationsDirectory().path])
     }
 
     // MARK: - receiptq worker

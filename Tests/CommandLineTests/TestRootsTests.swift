@@ -33,7 +33,7 @@ struct TestRootsTests {
             "api", "--port", "\(port)", "--admin-port", "\(admin)", "--receipt-check", "off", "--bundle-ids", "com.example.app",
             "--signed-data-root", root, "--trust-test-roots", "--database-url", try await database.connectionString(as: .api),
         ], environment: ["RECEIPTQ_API_TOKENS": String(repeating: "a", count: 64),
-                         "RECEIPTQ_MIGRATIONS_DIR": ScratchDatabase.migrationsDirectory().path])
+                         "RECEIPTQ_MIGRATIONS": ScratchDatabase.migrationsDirectory().path])
         defer { api.kill() }
         let fingerprint = AppleRootCertificates.appleRootCAG3SHA256
         var readiness = "", metrics = ""

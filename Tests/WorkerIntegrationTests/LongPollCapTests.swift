@@ -28,7 +28,7 @@ extension EndToEndRuns {
             let api = try ChildProcess(arguments: [
                 "api", "--port", "\(port)", "--admin-port", "\(admin)", "--receipt-check", "off", "--max-long-polls-per-token", "100", "--max-long-polls", "1000",
                 "--database-url", try await database.connectionString(as: .api),
-            ], environment: ["RECEIPTQ_API_TOKENS": Self.digest, "RECEIPTQ_MIGRATIONS_DIR": ScratchDatabase.migrationsDirectory().path])
+            ], environment: ["RECEIPTQ_API_TOKENS": Self.digest, "RECEIPTQ_MIGRATIONS": ScratchDatabase.migrationsDirectory().path])
             defer { api.kill() }
             #expect(await eventually(timeout: .seconds(30)) { await Self.get("http://127.0.0.1:\(admin)/readyz")?.status == 200 },
                     "api said: \(api.stderr)")

@@ -79,7 +79,7 @@ struct BenchCompare: AsyncParsableCommand {
     func runBench(in root: String) async throws -> String {
         var environment = ProcessInfo.processInfo.environment
         environment["RECEIPTQ_BIN"] = root + "/.build/release/receiptq"
-        environment["RECEIPTQ_MIGRATIONS_DIR"] = root + "/SQL/migrations"
+        environment["RECEIPTQ_MIGRATIONS"] = root + "/SQL/migrations"
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("receiptq-compare-\(getpid()).out")
         defer { try? FileManager.default.removeItem(at: output) }
         let process = try SpawnedProcess(executable: Self.lab(root), arguments: ["bench"] + bench, environment: environment,
