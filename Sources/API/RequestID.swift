@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Telemetry
 
 /// The id that follows one request from the API's answer into the job, every log line about
 /// it, the outbox event and the webhook delivery: the caller's `X-Request-Id` when it is a
@@ -39,19 +40,9 @@ public enum RequestID {
         }
     }
 
-    /// The trace id of a W3C Trace Context `traceparent` (`00-<32 hex>-<16 hex>-<2 hex>`), nil
-    /// when malformed or all zeros (invalid by the specification).
+    /// The trace id of a W3C Trace Context `traceparent`, nil when malformed or all zeros
+    /// (`TraceParent` holds the grammar, for tracing too).
     static func traceID(of traceparent: String) -> String? {
-        let parts = traceparent.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count >= 4, parts[0].count == 2, parts[0] != "ff", parts[1].count == 32, parts[2].count == 16, parts[3].count == 2,
-              parts[0...3].allSatisfy({ $0.utf8.allSatisfy(isLowerHex) }),
-              parts[1].contains(where: { $0 != "0" }), parts[2].contains(where: { $0 != "0" }) else { return nil }
-        // Version 00 has exactly four fields; later versions may append more.
-        guard parts[0] != "00" || parts.count == 4 else { return nil }
-        return String(parts[1])
-    }
-
-    private static func isLowerHex(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+        TraceParent(traceparent)?.traceID
     }
 }

@@ -8,11 +8,4 @@ public enum TraceLogMetadata {
         guard let parent = InstrumentationContext.current?.traceParent else { return [:] }
         return ["trace_id": .string(parent.traceID), "span_id": .string(parent.spanID)]
     }
-
-    /// The same two keys for work done outside a span's task (a job's log lines in the worker's
-    /// batch code), from the `traceparent` stored on its row.
-    public static func metadata(traceParent: String?) -> Logger.Metadata {
-        guard let parent = traceParent.flatMap(TraceParent.init) else { return [:] }
-        return ["trace_id": .string(parent.traceID)]
-    }
 }
