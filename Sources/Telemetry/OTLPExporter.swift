@@ -9,7 +9,8 @@ import Synchronization
 ///
 /// Promises: a span never waits for the collector — `add` only appends to a bounded buffer; when
 /// the collector is slow or down the buffer's oldest spans are dropped and counted, never the
-/// process's memory; on shutdown what is buffered is sent once more, within `shutdownTimeout`.
+/// process's memory; on shutdown a send in flight is cut (its spans kept) and what is buffered is
+/// sent once more, all within `shutdownTimeout`.
 public final class OTLPExporter: Service, Sendable {
     public struct Configuration: Sendable {
         /// The collector's base URL (`http://collector:4318`); `/v1/traces` is appended unless
@@ -62,8 +63,11 @@ public final class OTLPExporter: Service, Sendable {
     public func add(_ span: SpanRecord) {
         state.withLock { state in
             if state.spans.count >= configuration.capacity {
-                state.spans.removeFirst(state.spans.count - configuration.capacity + 1)
-                state.dropped += 1
+                // An eighth at once: while the collector is down, a span's end costs no shift of
+                // the whole buffer.
+                let dropped = min(state.spans.count, max(1, configuration.capacity / 8, state.spans.count - configuration.capacity + 1))
+                state.spans.removeFirst(dropped)
+                state.dropped += dropped
             }
             state.spans.append(span)
             if state.spans.count >= configuration.batchSize { state.flushRequested = true }
@@ -93,15 +97,18 @@ public final class OTLPExporter: Service, Sendable {
             let due = state.withLock { $0.flushRequested } || waited >= configuration.interval
             guard due else { continue }
             waited = .zero
-            await flush(timeout: configuration.requestTimeout)
+            // A slow collector never holds up shutdown: the send in flight is cut, its spans kept.
+            await cancelWhenGracefulShutdown { await self.flush(timeout: self.configuration.requestTimeout) }
         }
         await flush(timeout: configuration.shutdownTimeout)
     }
 
-    /// Sends everything buffered, a batch at a time; a batch the collector refuses is dropped
-    /// (counted, logged at warning once per failure streak).
+    /// Sends what is buffered, a batch at a time, for at most `timeout` in all; a batch the
+    /// collector refuses is dropped (counted, logged at warning once per failure streak), a batch
+    /// whose send was cancelled goes back to the front of the buffer.
     public func flush(timeout: Duration) async {
-        while true {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline && !Task.isCancelled {
             let batch: [SpanRecord] = state.withLock { state in
                 state.flushRequested = false
                 let count = min(configuration.batchSize, state.spans.count)
@@ -114,7 +121,11 @@ public final class OTLPExporter: Service, Sendable {
             let body = OTLPTraceExport.body(batch, resource: configuration.resource)
             let status: Int?
             do {
-                status = try await http.post(url: configuration.tracesURL, headers: headers, body: body, timeout: timeout).status
+                status = try await http.post(url: configuration.tracesURL, headers: headers, body: body,
+                                             timeout: max(.milliseconds(1), deadline - ContinuousClock.now)).status
+            } catch is CancellationError {
+                state.withLock { $0.spans.insert(contentsOf: batch, at: 0) }
+                return
             } catch {
                 status = nil
             }
