@@ -1,7 +1,6 @@
 import Foundation
 import HTTPClient
 import Logging
-import ServiceLifecycle
 import ServiceLifecycleTestKit
 @testable import Telemetry
 import Testing
