@@ -30,6 +30,7 @@ struct ReceiptQ: AsyncParsableCommand {
             ReconcileCommand.self,
             ProductsCommand.self,
             TrustedClaimsCommand.self,
+            AlertRulesCommand.self,
             ConfigReferenceCommand.self,
         ]
     )
