@@ -45,9 +45,11 @@ struct FraudPin {
 
     private func holdsNothing(_ verifier: FraudFleet.Verifier, pid: Int32) async throws -> Bool {
         // The worker names its sessions receiptq-worker-<pid>; idle ones hold no lock and no snapshot.
+        // A history sync mid-walk counts as busy: frozen, its page would outlive its lease and be redone.
         let row = try await pool.query("""
             SELECT (SELECT count(*) FROM receiptq.jobs WHERE state = 'verifying' AND locked_by = $1)
                  + (SELECT count(*) FROM receiptq.notifications WHERE state = 'applying' AND locked_by = $1)
+                 + (SELECT count(*) FROM receiptq.history_syncs WHERE state = 'syncing' AND locked_by = $1)
                  + (SELECT count(*) FROM pg_stat_activity WHERE application_name = $2 AND state <> 'idle') AS busy
             """, [verifier.workerName, "receiptq-worker-\(pid)"])[0]
         return try row.decode("busy", as: Int.self) == 0

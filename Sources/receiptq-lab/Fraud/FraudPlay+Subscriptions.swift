@@ -19,6 +19,7 @@ extension FraudPlay {
                  await backend.final(await backend.receipt(receipt, transaction: first.transactionId, user: mallory)))
         attacked(mallory, "the older period's signed transaction",
                  await backend.final(await backend.signed(try await store.signed(first), user: mallory)))
+        await awaitGrants([first, live], to: buyer)   // `first` only through the history sync
         let entitled = await backend.entitlements(of: mallory)
         check("an older period entitles nobody but the owner", entitled == [], "\(mallory): \(entitled.map { "\($0)" } ?? "unreadable")")
     }
@@ -41,6 +42,8 @@ extension FraudPlay {
         let receipt = try await store.receipt([bought, second, third])
         attacked(accounts[1], "the third period, in the receipt, under another new account",
                  await backend.final(await backend.receipt(receipt, transaction: third.transactionId, user: accounts[1])))
+        // The second and third periods reach the ledger only through the first grant's history sync.
+        await awaitGrants([bought, second, third], to: owner)
         var spread: [String] = []
         for account in accounts where await backend.entitlements(of: account) != [] { spread.append(account) }
         let ownerHolds = await backend.entitlements(of: owner) == [FraudStore.subscription]

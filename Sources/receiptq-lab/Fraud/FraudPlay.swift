@@ -61,6 +61,55 @@ struct FraudPlay: Sendable {
         tally.expectGrant(.init(attack: label, transactionID: purchase.transactionId, user: user, required: true))
     }
 
+    /// Waits until the ledger holds each of `purchases` (whoever it went to) or `within` has passed,
+    /// then checks each is `user`'s alone, naming what is not with its jobs and history sync. For
+    /// the periods a payer never submitted: the history sync their first grant queues
+    /// (`grants_first_sighting`) brings them — a worker's poll claims it (every 2 s, no wake-up),
+    /// the walk queues their jobs, a worker grants them: seconds on a quiet machine, more under
+    /// load, 30 s more after a Server API error (`HistorySyncDecision`), a 60 s lease after a lost
+    /// walk. The round's end is no bound: the ledger is read a few seconds after the attack.
+    func awaitGrants(_ purchases: [FakePurchase], to user: String, within: Duration = .seconds(75)) async {
+        let ids = purchases.map(\.transactionId)
+        let start = ContinuousClock.now
+        var holders: [String: [String]] = [:]
+        while true {
+            if let rows = try? await pool.query("SELECT transaction_id, user_id FROM receiptq.grants WHERE transaction_id = ANY($1)", [ids]) {
+                holders = [:]
+                for row in rows {
+                    guard let id = try? row.decode("transaction_id", as: String.self), let holder = try? row.decode("user_id", as: String.self)
+                    else { continue }
+                    holders[id, default: []].append(holder)
+                }
+            }
+            if ids.allSatisfy({ holders[$0] != nil }) || ContinuousClock.now - start >= within { break }
+            try? await Task.sleep(for: .milliseconds(200))
+        }
+        let waited = (ContinuousClock.now - start).components.seconds
+        var wrong: [String] = []
+        for purchase in purchases where holders[purchase.transactionId] != [user] {
+            if let held = holders[purchase.transactionId] {
+                wrong.append("\(purchase.transactionId) granted to \(held.joined(separator: " and "))")
+                continue
+            }
+            var jobs: [String] = []
+            if let rows = try? await pool.query("SELECT user_id, state FROM receiptq.jobs WHERE transaction_id = $1 ORDER BY id", [purchase.transactionId]) {
+                for row in rows {
+                    jobs.append("\((try? row.decode("user_id", as: String.self)) ?? "?") \((try? row.decode("state", as: String.self)) ?? "?")")
+                }
+            }
+            var sync = "none"
+            if let row = (try? await pool.query("SELECT state, attempts, last_error FROM receiptq.history_syncs WHERE original_transaction_id = $1",
+                                                [purchase.originalTransactionId]))?.first {
+                sync = "\((try? row.decode("state", as: String.self)) ?? "?") after \((try? row.decode("attempts", as: Int.self)) ?? 0) claims"
+                if let error = try? row.decodeIfPresent("last_error", as: String.self) { sync += ", last error: \(error)" }
+            }
+            wrong.append("\(purchase.transactionId) not in the ledger (jobs: \(jobs.isEmpty ? "none" : jobs.joined(separator: ", ")); history sync: \(sync))")
+        }
+        check("every period the payer paid for is granted to the payer", wrong.isEmpty,
+              "\(ids.count - wrong.count)/\(ids.count) granted to \(user) after \(waited) s (at most \(within.components.seconds) s)"
+                  + (wrong.isEmpty ? "" : "; " + wrong.joined(separator: "; ")))
+    }
+
     /// The purchase may end in the ledger only as `user`'s (the attacker paid for it himself).
     func mayGrant(_ purchase: FakePurchase, to user: String) {
         tally.expectGrant(.init(attack: label, transactionID: purchase.transactionId, user: user, required: false))
