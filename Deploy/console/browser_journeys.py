@@ -2,11 +2,13 @@
 """The console's journeys in a real browser: headless Chromium (Debian's `chromium`) driven by
 Playwright. Run by `./Deploy/dev console-test` (and by `./Deploy/dev test`) against a running
 `receiptq support serve` on a seeded database. Prints one line per journey, PASS or FAIL, and
-exits 1 if any failed. With --screenshots DIR, saves the main pages there (docs/console/).
+exits 1 if any failed. With --screenshots DIR, saves the main pages there (docs/console/), and the
+overview at a phone's width.
 
 Seeded data (Deploy/console/seed.sql): customer `cust-1001` with a purchase, a failed job of
 `cust-2002` (transaction `tx-failed-1`), an operator `alice` (admin) and `victor` (read-only)."""
 import argparse
+import re
 import sys
 import traceback
 
@@ -24,8 +26,8 @@ results = []
 
 
 def journey(name):
-    """Runs `body` on a fresh page (the overview refreshes itself: a page left on it could
-    navigate under the next journey), records PASS or FAIL."""
+    """Runs `body` on a fresh page (the overview refreshes its figures in place: a page left on
+    it keeps fetching while the next journey runs), records PASS or FAIL."""
     def wrap(body):
         global page
         page = admin.new_page()
@@ -46,6 +48,30 @@ def shot(page, name):
         page.screenshot(path=f"{args.screenshots}/{name}.png", full_page=True)
 
 
+# Text that wraps is a layout bug in a table's heading or in a cell of figures, times, ids or
+# badges (they are nowrap): measured, not assumed — the lines a cell's text takes in the page.
+WRAPPED = """() => Array.from(document.querySelectorAll('thead th, td.k-number, td.k-time, td.k-id, td.k-state')).filter(cell => {
+    const range = document.createRange(); range.selectNodeContents(cell);
+    const rects = Array.from(range.getClientRects()).filter(r => r.width > 0);
+    if (!rects.length) return false;
+    const top = Math.min(...rects.map(r => r.top)), bottom = Math.max(...rects.map(r => r.bottom));
+    return bottom - top > 1.8 * parseFloat(getComputedStyle(cell).fontSize) * 1.45;
+}).map(cell => cell.textContent)"""
+
+EXACT_UTC = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC")
+RELATIVE = re.compile(r"just now|\d[\d,]* (s|min|h|d) ago|in \d[\d,]* (s|min|h|d)")
+
+
+def wait_until(page, expression, seconds):
+    """Polls `expression` from Python: Playwright's wait_for_function evaluates a string in the
+    page, which the console's CSP (no unsafe-eval) refuses, as it should."""
+    for _ in range(int(seconds * 4)):
+        if page.evaluate(expression):
+            return
+        page.wait_for_timeout(250)
+    raise AssertionError(f"not true after {seconds} s: {expression}")
+
+
 def credentials(pair):
     name, token = pair.split(":", 1)
     return {"username": name, "password": token}
@@ -57,17 +83,66 @@ with sync_playwright() as p:
     viewer = browser.new_context(http_credentials=credentials(args.viewer), viewport={"width": 1280, "height": 900})
     page = None
 
-    @journey("every page loads (overview, failures, workers, webhooks, notifications, rate budget, audit log)")
+    @journey("every page loads (overview, failures, workers, webhooks, notifications, rate budget, audit log), nothing wraps at 1280 px")
     def pages_load():
         for path, title in [("/console", "Overview"), ("/console/failures", "Failures"), ("/console/workers", "Workers"),
                             ("/console/webhooks", "Webhooks"), ("/console/notifications", "Notifications"),
-                            ("/console/rate-budget", "App Store Server API rate budget"), ("/console/audit", "Audit log")]:
+                            ("/console/rate-budget", "App Store Server API rate budget"), ("/console/audit", "Audit log"),
+                            ("/console/customers/cust-1001", "Customer cust-1001")]:
             response = page.goto(args.url + path)
             assert response.status == 200, f"{path}: HTTP {response.status}"
             assert page.locator("h1").inner_text() == title, f"{path}: heading {page.locator('h1').inner_text()!r}"
+            wrapped = page.evaluate(WRAPPED)
+            assert not wrapped, f"{path}: text wrapped in {wrapped}"
         page.goto(args.url + "/console")
         assert page.locator("#queue-depth").count() == 1, "no queue depth table"
+        labels = page.locator("#queue-health dt").all_inner_texts()
+        assert "Oldest ready" in labels and "Failed (1 h)" in labels, f"queue health labels {labels}"
+        assert page.locator("meta[http-equiv]").count() == 0, "the overview still reloads itself whole"
         shot(page, "overview")
+
+    @journey("on a phone the overview fits the screen: wide tables scroll in their own box, not the page")
+    def phone():
+        phone = browser.new_context(http_credentials=credentials(args.admin), viewport={"width": 390, "height": 844},
+                                    device_scale_factor=2, is_mobile=True, has_touch=True)
+        try:
+            view = phone.new_page()
+            for path in ["/console", "/console/failures", "/console/customers/cust-1001"]:
+                view.goto(args.url + path)
+                overflow = view.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+                assert overflow <= 1, f"{path}: the page is {overflow} px wider than the phone"
+            view.goto(args.url + "/console")
+            shot(view, "overview-phone")
+        finally:
+            phone.close()
+
+    @journey("a reason typed to pause the fleet survives the live refresh; the figures refresh again once it is cleared")
+    def live_refresh_keeps_input():
+        page.goto(args.url + "/console")
+        wait_until(page, "Number(document.body.dataset.liveRefreshes || 0) >= 1", 15)
+        assert page.locator("#queue-depth").count() == 1, "the queue depth table was lost in a refresh"
+        reason = page.locator("form.action input[name=why]")
+        reason.fill("rotating the shared secret")
+        page.locator("h1").click()   # away from the field: its content alone holds the refresh
+        before = page.evaluate("Number(document.body.dataset.liveRefreshes)")
+        page.wait_for_timeout(6500)
+        assert reason.input_value() == "rotating the shared secret", f"the reason was wiped: {reason.input_value()!r}"
+        assert "paused while you type" in page.locator("[data-live-status]").inner_text()
+        assert page.evaluate("Number(document.body.dataset.liveRefreshes)") == before, "a refresh ran over a form being filled in"
+        reason.fill("")
+        page.locator("h1").click()
+        wait_until(page, f"Number(document.body.dataset.liveRefreshes) > {before}", 15)
+        assert page.locator("form.action button", has_text="Pause the fleet").count() == 1
+
+    @journey("a relative time carries its exact UTC time as its title")
+    def exact_time_on_hover():
+        page.goto(args.url + "/console")
+        when = page.locator("#failure-summary time").first
+        text, title, machine = when.inner_text(), when.get_attribute("title"), when.get_attribute("datetime")
+        assert RELATIVE.fullmatch(text), f"not a relative time: {text!r}"
+        assert EXACT_UTC.fullmatch(title or ""), f"not an exact UTC time: {title!r}"
+        assert title == f"{machine[:10]} {machine[11:19]} UTC", f"title {title!r} is not the moment {machine!r}"
+        when.hover()
 
     @journey("search finds a customer by user id and by transaction id, and opens their page")
     def search():

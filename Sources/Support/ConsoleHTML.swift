@@ -1,7 +1,8 @@
 import Foundation
 
-/// HTML building for the console: escaping, the page frame, tables of rows, forms. Every value
-/// that came from the database or the request is escaped here; nothing else writes markup.
+/// HTML building for the console: escaping, the page frame, live parts, forms; tables and cells
+/// in `ConsoleTable` and `ConsoleCell`. Every value that came from the database or the request is
+/// escaped in this type; nothing else writes markup from them.
 enum ConsoleHTML {
     static func escape(_ text: String) -> String {
         var out = ""
@@ -33,21 +34,36 @@ enum ConsoleHTML {
         ("/console/audit", "Audit log"),
     ]
 
-    static func page(_ title: String, who: SupportCredentials.Operator, flash: String?, refresh: Bool = false, _ body: String) -> String {
+    /// The frame of every page. `refresh` (a page's own path) marks a page that refreshes its
+    /// `live` parts in place (console.js, every 5 s); without JavaScript its "Refresh" link
+    /// reloads it.
+    static func page(_ title: String, who: SupportCredentials.Operator, flash: String?, refresh: String? = nil, _ body: String) -> String {
         let links = navigation.map { "<a href=\"\($0.0)\">\(escape($0.1))</a>" }.joined(separator: " ")
+        let live = refresh.map {
+            "<p class=\"refresh\"><a href=\"\(escape($0))\" data-live-every=\"5\">Refresh</a> "
+                + "<span class=\"live-status\" data-live-status aria-live=\"polite\"></span></p>"
+        } ?? ""
         return """
             <!doctype html>
-            <html lang="en"><head><meta charset="utf-8"><title>\(escape(title)) · receiptq console</title>
-            \(refresh ? "<meta http-equiv=\"refresh\" content=\"5\">" : "")
+            <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(escape(title)) · receiptq console</title>
             <link rel="stylesheet" href="/console/console.css"><script src="/console/console.js" defer></script></head>
-            <body><header><strong>receiptq</strong> \(links)
-            <form class="search" method="get" action="/console/search"><input name="q" placeholder="user, transaction, order or job id" aria-label="search"><button>Search</button></form>
+            <body><header><strong>receiptq</strong> <nav>\(links)</nav>
+            <form class="search" method="get" action="/console/search" role="search"><input name="q" placeholder="user, transaction, order or job id" aria-label="search"><button>Search</button></form>
             <span class="who">\(escape(who.name)) (\(who.role.rawValue))</span></header>
             <main><h1>\(escape(title))</h1>
             \(flash.map { "<p class=\"flash\" role=\"status\">\(escape($0))</p>" } ?? "")
+            \(live)
             \(body)
             </main></body></html>
             """
+    }
+
+    /// A part of a page that the live refresh replaces with the same part of the page fetched
+    /// again (`data-live` names it in both). It must hold figures only, never a form or a field:
+    /// the script leaves a part that holds one alone, so what an operator types is never reset.
+    static func live(_ name: String, _ html: String) -> String {
+        "<div data-live=\"\(escape(name))\">\(html)</div>"
     }
 
     /// A value as table text: strings as they are, null as empty, arrays and objects as JSON.
@@ -64,42 +80,6 @@ enum ConsoleHTML {
         guard JSONSerialization.isValidJSONObject(value), let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])
         else { return String(describing: value) }
         return String(decoding: data, as: UTF8.self)
-    }
-
-    /// A table of `rows`, columns in `columns` order (default: the first row's keys, sorted).
-    /// `link` turns a cell into a link; `extra` adds a last cell (a form) per row.
-    static func table(_ rows: [[String: Any]], id: String? = nil, columns: [String]? = nil,
-                      link: (String, [String: Any]) -> String? = ConsoleHTML.defaultLink,
-                      extra: (([String: Any]) -> String)? = nil) -> String {
-        guard let first = rows.first else { return "<p class=\"empty\">none</p>" }
-        let columns = columns ?? first.keys.sorted()
-        var html = "<table\(id.map { " id=\"\($0)\"" } ?? "")><thead><tr>"
-        html += columns.map { "<th>\(escape($0))</th>" }.joined() + (extra == nil ? "" : "<th></th>") + "</tr></thead><tbody>"
-        for row in rows {
-            html += "<tr>"
-            for column in columns {
-                let value = text(row[column])
-                if let href = link(column, row), !value.isEmpty {
-                    html += "<td><a href=\"\(escape(href))\">\(escape(value))</a></td>"
-                } else {
-                    html += "<td>\(escape(value))</td>"
-                }
-            }
-            if let extra { html += "<td>\(extra(row))</td>" }
-            html += "</tr>"
-        }
-        return html + "</tbody></table>"
-    }
-
-    /// Links every table makes: a user to their page, a job to its story, an original transaction to its purchase.
-    static func defaultLink(_ column: String, _ row: [String: Any]) -> String? {
-        let value = text(row[column])
-        switch column {
-        case "user_id": return "/console/customers/" + url(value)
-        case "original_transaction_id": return "/console/purchases/" + url(value)
-        case "job_id" where !value.hasPrefix("-"), "id" where row["kind"] != nil && row["state"] != nil: return "/console/jobs/" + url(value)
-        default: return nil
-        }
     }
 
     /// A POST form to `/console/actions/<action>` with the CSRF token, the page to return to, a

@@ -1,8 +1,9 @@
 import Postgres
 
 /// What the console's pages read, each one statement through the read-only login, answered as
-/// JSON rows (the pages render them with `ConsoleHTML.table`). Each names the index or view it
-/// leans on; their cost on a million jobs is in docs/benchmarks.md (console).
+/// JSON rows (the pages render them with `ConsoleHTML.table` under a `ConsoleTables` spec:
+/// intervals in seconds, times as JSON timestamps). Each names the index or view it leans on;
+/// their cost on a million jobs is in docs/benchmarks.md (console).
 enum ConsoleQueries {
     static func rows(_ select: String) -> String {
         "SELECT coalesce(jsonb_agg(to_jsonb(x)), '[]'::jsonb)::text AS rows FROM (\(select)\n) x"   // the newline ends a trailing comment
@@ -10,7 +11,7 @@ enum ConsoleQueries {
 
     static let queueDepth = rows("SELECT * FROM receiptq.queue_depth")
     static let queueHealth = rows("""
-        SELECT justify_interval(date_trunc('second', oldest_ready_age))::text AS oldest_ready_age, ready, verifying, expired_leases,
+        SELECT extract(epoch FROM oldest_ready_age) AS oldest_ready_age, ready, verifying, expired_leases,
                retrying, finished_last_minute, finished_last_hour, failed_last_hour, rejected_last_hour, failure_rate_last_hour,
                notify_queue_usage
         FROM receiptq.queue_health
@@ -20,7 +21,10 @@ enum ConsoleQueries {
     static let webhookHealth = rows("SELECT * FROM receiptq.webhook_health")
     static let consumption = rows("SELECT state, count(*) AS requests FROM receiptq.consumption_requests GROUP BY state ORDER BY state")
     static let rateBudget = rows("SELECT * FROM receiptq.api_rate_budget_status")
-    static let workers = rows("SELECT * FROM receiptq.live_workers ORDER BY live DESC, worker")
+    static let workers = rows("""
+        SELECT worker, host, pid, live, started_at, beat_at, interval_ms / 1000.0 AS interval_seconds, leased_jobs
+        FROM receiptq.live_workers ORDER BY live DESC, worker
+        """)
     static let endpoints = rows("SELECT id, url, event_types, enabled, created_at, updated_at FROM receiptq.webhook_endpoints ORDER BY id")
     static let failedDeliveries = rows("""
         SELECT endpoint_id, event_sequence, user_id, attempts, last_status, last_error, created_at FROM receiptq.deliveries
