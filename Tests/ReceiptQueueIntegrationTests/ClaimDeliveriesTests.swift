@@ -28,6 +28,17 @@ struct ClaimDeliveriesTests {
         }.map(\.eventSequence)
     }
 
+    static func leases(_ fixture: QueueFixture, limit: Int = 100) async throws -> [DeliveryLease] {
+        try await fixture.pool.withConnection {
+            try ClaimDeliveries.run(endpoint: "e", limit: limit, worker: "w", lease: .seconds(30), on: $0)
+        }
+    }
+
+    static func record(_ fixture: QueueFixture, _ leases: [DeliveryLease], _ result: DeliveryResult) async throws {
+        let ends = leases.map { ($0, result) }
+        _ = try await fixture.pool.withConnection { try RecordDeliveries.run(ends, worker: "w", on: $0) }
+    }
+
     static func fixture() async throws -> QueueFixture {
         let fixture = try await QueueFixture.make()
         _ = try await fixture.pool.query(
@@ -69,5 +80,32 @@ struct ClaimDeliveriesTests {
         let middle = try await Self.delivery(fixture, user: "z", dueIn: -5)
         #expect(Set(try await Self.claim(fixture, limit: 2)) == [early, middle], "the two due longest")
         #expect(try await Self.claim(fixture, limit: 2) == [late])
+    }
+
+    /// The head mark (migration 0039) moves on as deliveries end: given up or acknowledged, the
+    /// user's next one goes; a re-driven older delivery waits for the one in flight, and goes
+    /// first once that one is back in the queue.
+    @Test func theHeadMovesOnAsDeliveriesEndAndAReDrivenOneWaitsForTheOneInFlight() async throws {
+        let fixture = try await Self.fixture()
+        defer { fixture.shutdown() }
+        let first = try await Self.delivery(fixture, user: "u")
+        let second = try await Self.delivery(fixture, user: "u")
+        let third = try await Self.delivery(fixture, user: "u")
+
+        let one = try await Self.leases(fixture)
+        #expect(one.map(\.eventSequence) == [first])
+        try await Self.record(fixture, one, .failed(status: 410, error: "HTTP 410"))
+        let two = try await Self.leases(fixture)
+        #expect(two.map(\.eventSequence) == [second], "given up: the next one goes")
+        _ = try await fixture.pool.withConnection { try RedriveFailedDeliveries.run(endpoint: "e", on: $0) }
+        #expect(try await Self.claim(fixture).isEmpty, "the re-driven first waits for the second, in flight")
+        try await Self.record(fixture, two, .retry(delayMilliseconds: 0, status: 503, error: "HTTP 503"))
+        let again = try await Self.leases(fixture)
+        #expect(again.map(\.eventSequence) == [first], "back in the queue, the second lets the older first go")
+        try await Self.record(fixture, again, .delivered(status: 200))
+        let next = try await Self.leases(fixture)
+        #expect(next.map(\.eventSequence) == [second])
+        try await Self.record(fixture, next, .delivered(status: 200))
+        #expect(try await Self.claim(fixture) == [third])
     }
 }

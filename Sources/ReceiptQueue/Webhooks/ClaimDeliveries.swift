@@ -5,29 +5,27 @@ import Postgres
 /// oldest pending delivery of each (endpoint, user) can be claimed, so a user's later event waits
 /// until the earlier one is acknowledged (or given up). Different users go in parallel.
 ///
-/// The heads come from `deliveries_pending_idx` (endpoint, user, sequence) over pending rows only;
-/// `FOR UPDATE SKIP LOCKED` lets any number of deliverers claim at once; the UPDATE re-checks
-/// `queued`, so a head another deliverer took meanwhile is left alone.
+/// That delivery is marked `head` (migration 0039): the triggers of
+/// `SQL/functions/track_delivery_heads.sql` move the mark as deliveries are appended, end, are
+/// retried, rescued or re-driven (a head out with a deliverer keeps it until its lease ends). So
+/// the claim reads the endpoint's due queued heads off `deliveries_due_idx` (run_at, sequence)
+/// and stops at its limit: its cost does not grow with the backlog. `FOR UPDATE SKIP LOCKED` lets
+/// any number of deliverers claim at once; the UPDATE re-checks `queued` and `head`, so a head
+/// another deliverer took, or that moved, meanwhile is left alone.
 public enum ClaimDeliveries {
     static let sql = """
-        WITH heads AS (
-            SELECT DISTINCT ON (user_id) user_id, event_sequence, state, run_at
+        WITH ready AS (
+            SELECT endpoint_id, event_sequence
             FROM receiptq.deliveries
-            WHERE endpoint_id = $4 AND state IN ('queued', 'delivering')          -- deliveries_pending_idx
-            ORDER BY user_id, event_sequence
-        ), ready AS (
-            SELECT d.endpoint_id, d.event_sequence
-            FROM heads h
-            JOIN receiptq.deliveries d ON d.endpoint_id = $4 AND d.event_sequence = h.event_sequence
-            WHERE h.state = 'queued' AND h.run_at <= now()
-            ORDER BY h.run_at, h.event_sequence
+            WHERE endpoint_id = $4 AND head AND state = 'queued' AND run_at <= now()          -- deliveries_due_idx
+            ORDER BY run_at, event_sequence
             LIMIT $1
-            FOR UPDATE OF d SKIP LOCKED
+            FOR UPDATE SKIP LOCKED
         )
         UPDATE receiptq.deliveries AS d
         SET state = 'delivering', locked_by = $2, locked_until = now() + $3 * interval '1 millisecond', attempts = d.attempts + 1
         FROM ready r, receiptq.events e, receiptq.webhook_endpoints w
-        WHERE d.endpoint_id = r.endpoint_id AND d.event_sequence = r.event_sequence AND d.state = 'queued'
+        WHERE d.endpoint_id = r.endpoint_id AND d.event_sequence = r.event_sequence AND d.state = 'queued' AND d.head
           AND e.sequence = d.event_sequence AND w.id = d.endpoint_id
         RETURNING d.endpoint_id, d.event_sequence, d.attempts, d.user_id, d.budget_from, e.id::text AS event_id, w.url,
                   to_json(w.secrets)::text AS secrets, e.body->>'request_id' AS request_id, e.trace_parent,
