@@ -35,7 +35,7 @@ BEGIN
     WHERE original_transaction_id = p_original_transaction_id;                                                            -- subscriptions_pkey
     SELECT jsonb_agg(purchase_key ORDER BY purchase_key) INTO v_keys
     FROM receiptq.grants WHERE original_transaction_id = p_original_transaction_id;                                        -- grants_original_idx
-    PERFORM pg_advisory_xact_lock(1380013393, 3);   -- AppendJobEvents.lockKey: events in commit order
+    PERFORM pg_advisory_xact_lock(1381061969, 3);   -- AppendJobEvents.lockKey: events in commit order
     INSERT INTO receiptq.events (type, user_id, purchase_key, body)
     SELECT 'grant.transferred', u.user_id, NULL,
            jsonb_build_object('original_transaction_id', p_original_transaction_id, 'direction', u.direction,

@@ -58,7 +58,7 @@ BEGIN
     INSERT INTO receiptq.support_audit (actor, action, subject, why, before, after)
     VALUES (p_actor, 'grant.manual', 'user:' || p_user_id, p_why, NULL, to_jsonb(v_row))
     RETURNING id INTO v_audit;
-    PERFORM pg_advisory_xact_lock(1380013393, 3);   -- AppendJobEvents.lockKey: events in commit order
+    PERFORM pg_advisory_xact_lock(1381061969, 3);   -- AppendJobEvents.lockKey: events in commit order
     INSERT INTO receiptq.events (type, user_id, purchase_key, body) VALUES ('grant.granted_manually', p_user_id, v_key, v_data);
     RETURN v_audit;
 END $$;

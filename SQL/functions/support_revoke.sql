@@ -28,7 +28,7 @@ BEGIN
     INSERT INTO receiptq.support_audit (actor, action, subject, why, before, after)
     VALUES (p_actor, 'grant.revoke', 'user:' || v_after.user_id, p_why, to_jsonb(v_before), to_jsonb(v_after))
     RETURNING id INTO v_audit;
-    PERFORM pg_advisory_xact_lock(1380013393, 3);   -- AppendJobEvents.lockKey: events in commit order
+    PERFORM pg_advisory_xact_lock(1381061969, 3);   -- AppendJobEvents.lockKey: events in commit order
     INSERT INTO receiptq.events (type, user_id, purchase_key, body)
     VALUES ('grant.revoked', v_after.user_id, v_after.purchase_key,
             jsonb_build_object('purchase_key', v_after.purchase_key, 'transaction_id', v_after.transaction_id,

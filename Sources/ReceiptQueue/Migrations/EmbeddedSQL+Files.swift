@@ -3110,7 +3110,7 @@ BEGIN
     WHERE original_transaction_id = p_original_transaction_id;                                                            -- subscriptions_pkey
     SELECT jsonb_agg(purchase_key ORDER BY purchase_key) INTO v_keys
     FROM receiptq.grants WHERE original_transaction_id = p_original_transaction_id;                                        -- grants_original_idx
-    PERFORM pg_advisory_xact_lock(1380013393, 3);   -- AppendJobEvents.lockKey: events in commit order
+    PERFORM pg_advisory_xact_lock(1381061969, 3);   -- AppendJobEvents.lockKey: events in commit order
     INSERT INTO receiptq.events (type, user_id, purchase_key, body)
     SELECT 'grant.transferred', u.user_id, NULL,
            jsonb_build_object('original_transaction_id', p_original_transaction_id, 'direction', u.direction,
@@ -3380,7 +3380,7 @@ BEGIN
     INSERT INTO receiptq.support_audit (actor, action, subject, why, before, after)
     VALUES (p_actor, 'grant.manual', 'user:' || p_user_id, p_why, NULL, to_jsonb(v_row))
     RETURNING id INTO v_audit;
-    PERFORM pg_advisory_xact_lock(1380013393, 3);   -- AppendJobEvents.lockKey: events in commit order
+    PERFORM pg_advisory_xact_lock(1381061969, 3);   -- AppendJobEvents.lockKey: events in commit order
     INSERT INTO receiptq.events (type, user_id, purchase_key, body) VALUES ('grant.granted_manually', p_user_id, v_key, v_data);
     RETURN v_audit;
 END $$;
@@ -3423,7 +3423,7 @@ BEGIN
     INSERT INTO receiptq.support_audit (actor, action, subject, why, before, after)
     VALUES (p_actor, 'grant.revoke', 'user:' || v_after.user_id, p_why, to_jsonb(v_before), to_jsonb(v_after))
     RETURNING id INTO v_audit;
-    PERFORM pg_advisory_xact_lock(1380013393, 3);   -- AppendJobEvents.lockKey: events in commit order
+    PERFORM pg_advisory_xact_lock(1381061969, 3);   -- AppendJobEvents.lockKey: events in commit order
     INSERT INTO receiptq.events (type, user_id, purchase_key, body)
     VALUES ('grant.revoked', v_after.user_id, v_after.purchase_key,
             jsonb_build_object('purchase_key', v_after.purchase_key, 'transaction_id', v_after.transaction_id,
@@ -4425,7 +4425,7 @@ BEGIN
     WHERE original_transaction_id = p_original_transaction_id;                                                            -- subscriptions_pkey
     SELECT jsonb_agg(purchase_key ORDER BY purchase_key) INTO v_keys
     FROM receiptq.grants WHERE original_transaction_id = p_original_transaction_id;                                        -- grants_original_idx
-    PERFORM pg_advisory_xact_lock(1380013393, 3);   -- AppendJobEvents.lockKey: events in commit order
+    PERFORM pg_advisory_xact_lock(1381061969, 3);   -- AppendJobEvents.lockKey: events in commit order
     INSERT INTO receiptq.events (type, user_id, purchase_key, body)
     SELECT 'grant.transferred', u.user_id, NULL,
            jsonb_build_object('original_transaction_id', p_original_transaction_id, 'direction', u.direction,
@@ -4637,7 +4637,7 @@ BEGIN
     INSERT INTO receiptq.support_audit (actor, action, subject, why, before, after)
     VALUES (p_actor, 'grant.manual', 'user:' || p_user_id, p_why, NULL, to_jsonb(v_row))
     RETURNING id INTO v_audit;
-    PERFORM pg_advisory_xact_lock(1380013393, 3);   -- AppendJobEvents.lockKey: events in commit order
+    PERFORM pg_advisory_xact_lock(1381061969, 3);   -- AppendJobEvents.lockKey: events in commit order
     INSERT INTO receiptq.events (type, user_id, purchase_key, body) VALUES ('grant.granted_manually', p_user_id, v_key, v_data);
     RETURN v_audit;
 END $_$;
@@ -4676,7 +4676,7 @@ BEGIN
     INSERT INTO receiptq.support_audit (actor, action, subject, why, before, after)
     VALUES (p_actor, 'grant.revoke', 'user:' || v_after.user_id, p_why, to_jsonb(v_before), to_jsonb(v_after))
     RETURNING id INTO v_audit;
-    PERFORM pg_advisory_xact_lock(1380013393, 3);   -- AppendJobEvents.lockKey: events in commit order
+    PERFORM pg_advisory_xact_lock(1381061969, 3);   -- AppendJobEvents.lockKey: events in commit order
     INSERT INTO receiptq.events (type, user_id, purchase_key, body)
     VALUES ('grant.revoked', v_after.user_id, v_after.purchase_key,
             jsonb_build_object('purchase_key', v_after.purchase_key, 'transaction_id', v_after.transaction_id,
