@@ -5,8 +5,9 @@ Playwright. Run by `./Deploy/dev console-test` (and by `./Deploy/dev test`) agai
 exits 1 if any failed. With --screenshots DIR, saves the main pages there (docs/console/), and the
 overview at a phone's width.
 
-Seeded data (Deploy/console/seed.sql): customer `cust-1001` with a purchase, a failed job of
-`cust-2002` (transaction `tx-failed-1`), an operator `alice` (admin) and `victor` (read-only)."""
+Seeded data (Deploy/console/seed.sql): customer `cust-1001` with a purchase (`tx-paid-1`, its story
+kept for the timeline), a failed job of `cust-2002` (transaction `tx-failed-1`), 60 older failures
+and 60 audit rows (two pages of each), an operator `alice` (admin) and `victor` (read-only)."""
 import argparse
 import re
 import sys
@@ -149,12 +150,57 @@ with sync_playwright() as p:
         page.goto(args.url + "/console")
         page.fill("input[name=q]", "tx-paid-1")
         page.click("form.search button")
+        assert "Matched transaction id tx-paid-1" in page.locator("#matched").inner_text()
         assert page.locator("#customers a", has_text="cust-1001").count() == 1, "transaction search did not find cust-1001"
         shot(page, "search")
         page.click("#customers a >> text=cust-1001")
         assert page.locator("h1").inner_text() == "Customer cust-1001"
         assert page.locator("#grants td", has_text="com.example.pro").count() >= 1, "the customer's grant is not shown"
         shot(page, "customer")
+
+    @journey("the failures page pages Older and Newer by keyset, the last page has no Older, a bad cursor is a 400 page")
+    def paging():
+        page.goto(args.url + "/console/failures")
+        # Rows by their job id (the first column): a row's relative time moves between two loads.
+        first = page.locator("#failures tbody td:first-child").all_inner_texts()
+        assert len(first) == 50, f"page one shows {len(first)} rows, not 50"
+        assert page.locator("#failures-pages a", has_text="Newer").count() == 0, "the newest page offers Newer"
+        page.click("#failures-pages a:has-text('Older')")
+        second = page.locator("#failures tbody td:first-child").all_inner_texts()
+        assert second and not set(second) & set(first), "page two repeats a row of page one"
+        assert page.locator("#failures-pages a", has_text="Older").count() == 0, "the last page offers Older"
+        shot(page, "failures-page-2")
+        page.click("#failures-pages a:has-text('Newer')")
+        assert page.locator("#failures tbody td:first-child").all_inner_texts() == first, "Newer from page two is not page one"
+        page.click("#failures-pages a:has-text('100')")
+        assert page.locator("#failures tbody tr").count() == len(first) + len(second), "100 a page does not show both pages"
+        page.goto(args.url + "/console/failures?state=rejected")
+        states = page.locator("#failures td.k-state").all_inner_texts()
+        assert states and set(states) == {"rejected"}, f"the state filter shows {set(states)}"
+        response = page.goto(args.url + "/console/failures?before=not-a-cursor")
+        assert response.status == 400 and "before" in page.locator("p.error").inner_text(), f"a bad cursor answered {response.status}"
+        page.goto(args.url + "/console/audit")
+        assert page.locator("#audit tbody tr").count() == 50 and page.locator("#audit-pages a", has_text="Older").count() == 1
+
+    @journey("a purchase's timeline tells its story in time order, each entry with its time and a link")
+    def timeline():
+        page.goto(args.url + "/console/search?q=tx-paid-1")
+        assert "Matched transaction id tx-paid-1" in page.locator("#matched").inner_text(), page.locator("#matched").inner_text()
+        page.click("#matched a:has-text('purchase tx-paid-1')")
+        assert page.locator("h1").inner_text() == "Purchase tx-paid-1"
+        entries = page.locator("#timeline li").all_inner_texts()
+        story = ["Submitted (receipt) by cust-1001", "Verdict: granted", "Granted com.example.pro to cust-1001", "Event verdict.granted",
+                 "Queued webhook to backend", "Delivered to backend", "Apple sent CONSUMPTION_REQUEST", "Applied CONSUMPTION_REQUEST"]
+        found = [next((i for i, entry in enumerate(entries) if what in entry), -1) for what in story]
+        assert -1 not in found and found == sorted(found), f"the timeline is not the story in order: {entries}"
+        times = page.locator("#timeline li time")
+        assert times.count() == len(entries) and all(RELATIVE.fullmatch(t) for t in times.all_inner_texts()), "an entry without its time"
+        assert page.evaluate(WRAPPED) == [], "text wrapped on the purchase page"
+        shot(page, "purchase")
+        page.locator("#timeline li", has_text="Verdict: granted").locator("a").click()
+        assert page.locator("h1").inner_text().startswith("Job "), "the verdict's link does not open its job"
+        page.goto(args.url + "/console/search?q=nobody-at-all")
+        assert "No match for nobody-at-all" in page.locator("#matched").inner_text()
 
     @journey("a failed job is re-driven from the failures page and lands in the audit log")
     def redrive():

@@ -1,15 +1,45 @@
 -- The console's browser journeys start from this (Deploy/console/browser_journeys.py), on a
--- fresh migrated database: a paid customer, a failed job to re-drive, a queued one, a webhook
--- endpoint with a failed delivery, and a worker's heartbeat.
+-- fresh migrated database: a paid customer, a failed job to re-drive, a queued one, a worker's
+-- heartbeat; 60 older failed jobs and 60 audit rows (two pages of each at 50 a page); and the
+-- story of purchase tx-paid-1 for its timeline — submitted, granted, its event delivered to a
+-- webhook endpoint, a notification from Apple applied.
 -- The grant first: a granted job names its ledger row (purchase_key), as the worker writes it; and
 -- before it, its original transaction's owner (grants_owner_fkey).
+-- One transaction: one now(), so the moments the worker writes together (a verdict, its grant, its
+-- event) are the same moment here too.
+BEGIN;
 INSERT INTO receiptq.owners (original_transaction_id, user_id, environment, source) VALUES ('tx-paid-1', 'cust-1001', 'Production', 'proof');
 INSERT INTO receiptq.grants (transaction_id, original_transaction_id, job_id, user_id, product_id, environment, purchase_key, product_type)
 VALUES ('tx-paid-1', 'tx-paid-1', 0, 'cust-1001', 'com.example.pro', 'Production', 'purchase:tx-paid-1', 'non_consumable');
 INSERT INTO receiptq.jobs (receipt_data, transaction_id, user_id, product_id, state, attempts, finished_at, outcome_reason, apple_status, purchase_key)
-VALUES ('c2VlZC1wYWlk', 'tx-paid-1', 'cust-1001', 'com.example.pro', 'granted', 1, now(), NULL, 0, 'purchase:tx-paid-1'),
+VALUES ('c2VlZC1wYWlk', 'tx-paid-1', 'cust-1001', 'com.example.pro', 'granted', 1, now() - interval '2 h', NULL, 0, 'purchase:tx-paid-1'),
        ('c2VlZC1mYWlsZWQ=', 'tx-failed-1', 'cust-2002', 'com.example.coins', 'failed', 10, now(),
         'gave up after 10 attempts; last error: HTTP 503', NULL, NULL),
        ('c2VlZC1xdWV1ZWQ=', 'tx-queued-1', 'cust-3003', 'com.example.coins', 'queued', 0, NULL, NULL, NULL, NULL);
 UPDATE receiptq.grants SET job_id = (SELECT id FROM receiptq.jobs WHERE transaction_id = 'tx-paid-1') WHERE purchase_key = 'purchase:tx-paid-1';
 INSERT INTO receiptq.worker_heartbeats (worker, host, pid, interval_ms) VALUES ('demo-worker-1', 'localhost', 4242, 3600000);
+
+-- tx-paid-1's story, in the order the worker, the outbox and Apple wrote it: the job submitted 2 h
+-- 5 s ago and granted 2 h ago (its grant, event and delivery in that same transaction, at the same
+-- moment), the webhook delivered 3 s later, Apple's consumption request an hour later.
+UPDATE receiptq.jobs SET created_at = now() - interval '2 h 5 s', updated_at = now() - interval '2 h' WHERE transaction_id = 'tx-paid-1';
+UPDATE receiptq.grants SET granted_at = now() - interval '2 h' WHERE purchase_key = 'purchase:tx-paid-1';
+INSERT INTO receiptq.webhook_endpoints (id, url, secrets) VALUES ('backend', 'https://backend.example/receiptq', '{whsec_c2VlZA==}');
+INSERT INTO receiptq.events (type, user_id, job_id, purchase_key, body, created_at)
+SELECT 'verdict.granted', 'cust-1001', id, 'purchase:tx-paid-1', '{}', now() - interval '2 h' FROM receiptq.jobs WHERE transaction_id = 'tx-paid-1';
+UPDATE receiptq.deliveries SET state = 'delivered', attempts = 1, last_status = 200, created_at = now() - interval '2 h',
+       delivered_at = now() - interval '1 h 59 min 57 s' WHERE user_id = 'cust-1001';
+INSERT INTO receiptq.notifications (notification_uuid, notification_type, environment, signed_date, original_transaction_id, transaction_id,
+                                    signed_payload, state, received_at, applied_at, outcome)
+VALUES ('5eed0000-0000-4000-8000-000000000001', 'CONSUMPTION_REQUEST', 'Production', now() - interval '1 h', 'tx-paid-1', 'tx-paid-1',
+        'seed', 'applied', now() - interval '1 h', now() - interval '59 min 59 s', 'consumption request recorded');
+-- Two pages of failures (older than tx-failed-1, which stays first) and of audit rows.
+INSERT INTO receiptq.jobs (receipt_data, transaction_id, user_id, product_id, state, attempts, finished_at, outcome_reason, apple_status)
+SELECT 'c2VlZA==', 'tx-old-failed-' || g, 'cust-5005', 'com.example.coins', CASE WHEN g % 10 = 0 THEN 'rejected' ELSE 'failed' END, 3,
+       now() - g * interval '1 min', CASE WHEN g % 10 = 0 THEN 'invalid receipt' ELSE 'gave up after 3 attempts; last error: HTTP 503' END,
+       CASE WHEN g % 10 = 0 THEN 21002 END
+FROM generate_series(1, 60) g;
+INSERT INTO receiptq.support_audit (actor, login, action, subject, why, at)
+SELECT 'bob', 'receiptq_support', 'notifications.redrive', 'notification:seed-' || g, 'weekly clean-up ' || g, now() - interval '1 day' - g * interval '1 min'
+FROM generate_series(1, 60) g;
+COMMIT;

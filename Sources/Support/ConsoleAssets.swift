@@ -49,6 +49,13 @@ enum ConsoleAssets {
         .refresh{font-size:12px;color:#595959;margin:0 0 8px}.refresh .live-status{margin-left:6px}
         form.action,form.filter{display:inline-flex;flex-wrap:wrap;align-items:center;gap:4px;margin:2px 8px 2px 0}
         input,select,button{font:inherit;font-size:13px}input[type=number]{width:12em}
+        .pager{display:flex;flex-wrap:wrap;gap:4px 14px;align-items:baseline;margin:-10px 0 18px;font-size:13px;color:#595959}
+        .pager .sizes{margin-left:auto}.order{font-size:12px;color:#595959;margin:4px 0}
+        .matched{font-size:15px;background:#eef3fb;border:1px solid #b9cbe8;padding:6px 10px}.matched.none{background:#f6f6f8;border-color:#ddd}
+        ol.timeline{list-style:none;padding:0;margin:6px 0 18px;border-left:2px solid #ddd}
+        ol.timeline li{padding:4px 0 4px 12px;position:relative}
+        ol.timeline li::before{content:"";position:absolute;left:-6px;top:10px;width:10px;height:10px;border-radius:50%;background:#bbb}
+        ol.timeline .when{display:inline-block;min-width:6.5em;color:#595959}ol.timeline .detail{color:#595959;overflow-wrap:anywhere}
         @media (max-width:640px){
           header{padding:8px}header .who{margin-left:0}
           form.search{display:flex;width:100%}form.search input{flex:1;width:auto;min-width:0}

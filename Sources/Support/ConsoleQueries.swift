@@ -3,7 +3,8 @@ import Postgres
 /// What the console's pages read, each one statement through the read-only login, answered as
 /// JSON rows (the pages render them with `ConsoleHTML.table` under a `ConsoleTables` spec:
 /// intervals in seconds, times as JSON timestamps). Each names the index or view it leans on;
-/// their cost on a million jobs is in docs/benchmarks.md (console).
+/// their cost on a million jobs is in docs/benchmarks.md (console). The lists an operator pages
+/// through are `ConsoleLists`.
 enum ConsoleQueries {
     static func rows(_ select: String) -> String {
         "SELECT coalesce(jsonb_agg(to_jsonb(x)), '[]'::jsonb)::text AS rows FROM (\(select)\n) x"   // the newline ends a trailing comment
@@ -26,26 +27,6 @@ enum ConsoleQueries {
         FROM receiptq.live_workers ORDER BY live DESC, worker
         """)
     static let endpoints = rows("SELECT id, url, event_types, enabled, created_at, updated_at FROM receiptq.webhook_endpoints ORDER BY id")
-    static let failedDeliveries = rows("""
-        SELECT endpoint_id, event_sequence, user_id, attempts, last_status, last_error, created_at FROM receiptq.deliveries
-        WHERE state = 'failed' ORDER BY created_at DESC LIMIT 100                             -- deliveries_failed_idx
-        """)
-    static let troubledNotifications = rows("""
-        SELECT notification_uuid, notification_type, subtype, environment, original_transaction_id, state, attempts, last_error, received_at
-        FROM receiptq.notifications WHERE state IN ('failed', 'quarantined') ORDER BY received_at DESC LIMIT 100
-        """)
-
-    /// Failed (or rejected, or retrying) jobs, newest first, filtered by Apple status and reason.
-    static let failures = rows("""
-        SELECT id, kind, state, user_id, transaction_id, product_id, attempts, apple_status,
-               coalesce(outcome_reason, last_error) AS reason, coalesce(finished_at, updated_at) AS at
-        FROM receiptq.jobs
-        WHERE state = $1 AND ($1 <> 'queued' OR last_error IS NOT NULL)                      -- jobs_failed_idx (failed, rejected)
-          AND ($2::int IS NULL OR apple_status = $2)
-          AND ($3::text IS NULL OR coalesce(outcome_reason, last_error) ILIKE '%' || $3 || '%')
-        ORDER BY coalesce(finished_at, updated_at) DESC
-        LIMIT 200
-        """)
 
     /// Search: a job id, a user, a transaction or original transaction, an order. Each arm uses
     /// its own index (jobs_pkey, jobs_user_idx, jobs_unsettled_transaction_idx, grants_user_idx,

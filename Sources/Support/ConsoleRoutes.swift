@@ -35,7 +35,7 @@ struct ConsoleRoutes: Sendable {
         page(router, "console/failures") { request, _, who in try await pages.failures(who, request: request) }
         page(router, "console/search") { request, _, who in try await pages.search(who, query: request.uri.queryParameters.get("q") ?? "") }
         page(router, "console/customers/:user_id") { request, context, who in
-            try await pages.customer(who, userID: try context.parameters.id("user_id"), flash: Self.flash(request))
+            try await pages.customer(who, userID: try context.parameters.id("user_id"), request: request)
         }
         page(router, "console/purchases/:original_transaction_id") { request, context, who in
             try await pages.purchase(who, originalTransactionID: try context.parameters.id("original_transaction_id"), flash: Self.flash(request))
@@ -45,10 +45,10 @@ struct ConsoleRoutes: Sendable {
             try await pages.job(who, id: try context.parameters.id("id"), flash: Self.flash(request))
         }
         page(router, "console/workers") { request, _, who in try await pages.workers(who, flash: Self.flash(request)) }
-        page(router, "console/webhooks") { request, _, who in try await pages.webhooks(who, flash: Self.flash(request)) }
-        page(router, "console/notifications") { request, _, who in try await pages.notifications(who, flash: Self.flash(request)) }
+        page(router, "console/webhooks") { request, _, who in try await pages.webhooks(who, request: request) }
+        page(router, "console/notifications") { request, _, who in try await pages.notifications(who, request: request) }
         page(router, "console/rate-budget") { _, _, who in try await pages.rateBudget(who) }
-        page(router, "console/audit") { request, _, who in try await pages.audit(who, filter: request.uri.queryParameters.get("q")) }
+        page(router, "console/audit") { request, _, who in try await pages.audit(who, request: request) }
         router.post("console/actions/:action") { request, context in
             try await self.act(request, action: try context.parameters.id("action"))
         }

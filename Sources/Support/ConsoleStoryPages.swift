@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import ReceiptQueue
 
 /// The pages of a customer's story: search, a customer, a purchase (whoever holds it), an App
@@ -13,7 +14,8 @@ extension ConsolePages {
         let grants = try await rows(ConsoleQueries.searchGrants, [term])
         let orders = try await rows(ConsoleQueries.searchOrders, [term])
         let users = Set(grants.map { H.text($0["user_id"]) } + jobs.map { H.text($0["user_id"]) } + orders.map { H.text($0["user_id"]) }).sorted()
-        var body = "<h2>Customers</h2>" + (users.isEmpty ? "<p class=\"empty\">none</p>"
+        var body = Self.matched(term, jobs: jobs, grants: grants, orders: orders)
+        body += "<h2>Customers</h2>" + (users.isEmpty ? "<p class=\"empty\">none</p>"
             : "<ul id=\"customers\">" + users.map { "<li><a href=\"/console/customers/\(H.url($0))\">\(H.escape($0))</a></li>" }.joined() + "</ul>")
         body += "<h2>Purchases</h2>" + H.table(grants, ConsoleStoryTables.ledgerGrants, id: "grants", now: now, sparse: true)
         body += "<h2>Jobs</h2>" + H.table(jobs, ConsoleStoryTables.searchJobs, id: "jobs", now: now, sparse: true)
@@ -32,18 +34,30 @@ extension ConsolePages {
         ("audit", "Audit", ConsoleStoryTables.audit, ConsoleStoryTables.audit),
     ]
 
-    func customer(_ who: SupportCredentials.Operator, userID: String, flash: String?) async throws -> String {
+    /// A customer: entitlements now, then their grants (purchases) and jobs paged
+    /// (`grants_before`…, `jobs_before`…, `jobs_state`), then the rest of their story.
+    func customer(_ who: SupportCredentials.Operator, userID: String, request: Request) async throws -> String {
         let now = Date()
+        let flash = Self.parameter(request, "done")
+        let query = { (name: String) in Self.parameter(request, name) }
+        let jobState = try Self.choice(request, "jobs_state", ConsoleLists.jobStates)
+        let grantPaging = try ConsolePaging(query, prefix: "grants_", shape: ConsoleLists.customerGrants.shape)
+        let jobPaging = try ConsolePaging(query, prefix: "jobs_", shape: ConsoleLists.customerJobs.shape)
+        let grants = try await ConsoleLists.customerGrants.page(grantPaging, [userID], on: operations.readonly)
+        let jobs = try await ConsoleLists.customerJobs.page(jobPaging, [userID, jobState], on: operations.readonly)
+        let keep = ["grants_before", "grants_after", "grants_size", "jobs_before", "jobs_after", "jobs_size", "jobs_state"]
+            .map { ($0, Self.parameter(request, $0) ?? "") }
         let view = H.object(try await operations.customer(userID: userID))
         let back = "/console/customers/" + H.url(userID)
         var body = ""
         body += "<h2>Entitlements</h2>" + H.table(view["entitlements"] as? [[String: Any]] ?? [], ConsoleStoryTables.entitlements,
                                                   id: "entitlements", now: now, sparse: true)
-        body += "<h2>Grants</h2>" + H.table(view["grants"] as? [[String: Any]] ?? [], ConsoleStoryTables.customerGrants, id: "grants", now: now, sparse: true,
+        body += "<h2>Grants</h2>" + H.table(grants.rows, ConsoleStoryTables.customerGrants, id: "grants", now: now, sparse: true,
                                              extra: who.role == .admin ? { row in
                                                  row["revoked_at"] is NSNull || row["revoked_at"] == nil
                                                      ? form(who, "revoke", back: back, label: "Revoke", fields: H.hidden("purchase_key", H.text(row["purchase_key"]))) : ""
                                              } : nil)
+        body += H.pager(grantPaging, rows: grants.rows, older: grants.older, newer: grants.newer, path: back, keep: keep, id: "grants-pages")
         body += form(who, "grant", back: back, label: "Grant by hand", fields: H.hidden("user_id", userID)
             + "<input name=\"product_id\" required placeholder=\"product id\" aria-label=\"product id\">"
             + "<input name=\"reference\" required placeholder=\"reference (ticket)\" aria-label=\"reference\">"
@@ -51,8 +65,17 @@ extension ConsolePages {
             + SupportLedger.productTypes.sorted().map { "<option>\($0)</option>" }.joined() + "</select>"
             + "<input name=\"duration_days\" type=\"number\" min=\"1\" max=\"3650\" placeholder=\"days (subscriptions)\" aria-label=\"days of access (subscriptions)\">")
         for section in Self.storySections {
-            body += "<h2>\(section.title)</h2>" + H.table(view[section.key] as? [[String: Any]] ?? [], section.customer, id: section.key,
-                                                          now: now, sparse: true)
+            guard section.key == "jobs" else {
+                body += "<h2>\(section.title)</h2>" + H.table(view[section.key] as? [[String: Any]] ?? [], section.customer, id: section.key,
+                                                              now: now, sparse: true)
+                continue
+            }
+            body += "<h2>Jobs</h2><form class=\"filter\" method=\"get\" action=\"\(H.escape(back))\"><select name=\"jobs_state\" aria-label=\"job state\">"
+                + "<option value=\"\">every state</option>"
+                + ConsoleLists.jobStates.map { "<option\($0 == jobState ? " selected" : "")>\($0)</option>" }.joined()
+                + "</select><button>Filter</button></form>"
+                + H.table(jobs.rows, section.customer, id: "jobs", now: now, sparse: true)
+                + H.pager(jobPaging, rows: jobs.rows, older: jobs.older, newer: jobs.newer, path: back, keep: keep, id: "jobs-pages")
         }
         return H.page("Customer \(userID)", who: who, flash: flash, body)
     }
@@ -67,6 +90,7 @@ extension ConsolePages {
         body += form(who, "extend", back: back, label: "Extend renewal (days)",
                      fields: H.hidden("original_transaction_id", originalTransactionID)
                         + "<input name=\"days\" type=\"number\" min=\"1\" max=\"90\" required aria-label=\"days\">")
+        body += "<h2>Timeline</h2>" + H.timeline(try await rows(ConsoleTimeline.sql, [originalTransactionID]), now: now)
         body += "<h2>Grants</h2>" + H.table(view["grants"] as? [[String: Any]] ?? [], ConsoleStoryTables.grants, id: "grants",
                                             now: now, sparse: true)
         for section in Self.storySections where section.key != "orders" {
