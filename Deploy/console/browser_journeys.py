@@ -3,7 +3,9 @@
 Playwright. Run by `./Deploy/dev console-test` (and by `./Deploy/dev test`) against a running
 `receiptq support serve` on a seeded database. Prints one line per journey, PASS or FAIL, and
 exits 1 if any failed. With --screenshots DIR, saves the main pages there (docs/console/), and the
-overview at a phone's width.
+overview at a phone's width. One journey runs axe-core (bundled by axe-playwright-python) over
+every page and fails on a serious or critical violation (--no-axe skips it: the package is not
+installed); another is done by keyboard alone.
 
 Seeded data (Deploy/console/seed.sql): customer `cust-1001` with a purchase (`tx-paid-1`, its story
 kept for the timeline), a failed job of `cust-2002` (transaction `tx-failed-1`), 60 older failures
@@ -21,16 +23,20 @@ parser.add_argument("--admin", required=True, help="name:token")
 parser.add_argument("--viewer", required=True, help="name:token")
 parser.add_argument("--chromium", default="/usr/bin/chromium")
 parser.add_argument("--screenshots")
+parser.add_argument("--no-axe", action="store_true", help="skip the accessibility pass (axe-playwright-python not installed)")
 args = parser.parse_args()
 
 results = []
 
 
-def journey(name):
+def journey(name, skip=False):
     """Runs `body` on a fresh page (the overview refreshes its figures in place: a page left on
-    it keeps fetching while the next journey runs), records PASS or FAIL."""
+    it keeps fetching while the next journey runs), records PASS or FAIL (or neither, skipped)."""
     def wrap(body):
         global page
+        if skip:
+            print(f"SKIP  {name}")
+            return body
         page = admin.new_page()
         try:
             body()
@@ -73,6 +79,29 @@ def wait_until(page, expression, seconds):
     raise AssertionError(f"not true after {seconds} s: {expression}")
 
 
+# axe-core as axe-playwright-python bundles it (no CDN): injected by Playwright's evaluate, which
+# the page's CSP does not govern.
+AXE = AXE_VERSION = None
+if not args.no_axe:
+    from axe_playwright_python.sync_playwright import Axe
+    AXE = Axe()
+    AXE_VERSION = re.search(r"axe v([\d.]+)", AXE.axe_script[:200]).group(1)
+
+# The focused element, and whether it shows it: an outline or a box-shadow, as computed.
+FOCUSED = """() => {
+    const e = document.activeElement;
+    if (!e || e === document.body) return null;
+    const s = getComputedStyle(e);
+    const outline = s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0;
+    const shadow = s.boxShadow && s.boxShadow !== 'none';
+    const row = e.closest('tr');
+    return {tag: e.tagName, href: e.getAttribute('href'), name: e.getAttribute('name'),
+            label: (e.innerText || e.getAttribute('aria-label') || e.value || '').trim().slice(0, 60),
+            formAction: e.form ? e.form.getAttribute('action') : null, inMain: !!e.closest('main'),
+            row: row ? Array.from(row.cells).map(c => c.innerText.trim()) : [], visible: !!(outline || shadow)};
+}"""
+
+
 def credentials(pair):
     name, token = pair.split(":", 1)
     return {"username": name, "password": token}
@@ -89,7 +118,7 @@ with sync_playwright() as p:
         for path, title in [("/console", "Overview"), ("/console/failures", "Failures"), ("/console/workers", "Workers"),
                             ("/console/webhooks", "Webhooks"), ("/console/notifications", "Notifications"),
                             ("/console/rate-budget", "App Store Server API rate budget"), ("/console/audit", "Audit log"),
-                            ("/console/customers/cust-1001", "Customer cust-1001")]:
+                            ("/console/customers/cust-1001", "Customer cust-1001"), ("/console/revenue", "Revenue")]:
             response = page.goto(args.url + path)
             assert response.status == 200, f"{path}: HTTP {response.status}"
             assert page.locator("h1").inner_text() == title, f"{path}: heading {page.locator('h1').inner_text()!r}"
@@ -101,6 +130,99 @@ with sync_playwright() as p:
         assert "Oldest ready" in labels and "Failed (1 h)" in labels, f"queue health labels {labels}"
         assert page.locator("meta[http-equiv]").count() == 0, "the overview still reloads itself whole"
         shot(page, "overview")
+
+    @journey("the overview's charts draw the numbers of their own tables, and the waiting chart ends at the queue depth table's figure")
+    def charts_match_tables():
+        page.goto(args.url + "/console")
+        for chart in ("verdicts-hour", "queue-depth-hour"):
+            figure = page.locator(f"#chart-{chart}")
+            assert figure.locator("svg[role=img] > title").count() == 1, f"{chart}: no accessible title"
+            table = page.locator(f"#chart-{chart}-table")
+            # Read as textContent: behind a closed <details> the table is not rendered, so it has no innerText.
+            names = table.evaluate("t => Array.from(t.tHead.rows[0].cells).map(c => c.textContent)")[1:-1]
+            rows = [[cell.strip() for cell in row] for row in
+                    table.evaluate("t => Array.from(t.tBodies[0].rows).map(r => Array.from(r.cells).map(c => c.textContent))")]
+            assert len(rows) == 60, f"{chart}: {len(rows)} rows, not one a minute"
+            for index, name in enumerate(names):
+                listed = [int(row[1 + index]) for row in rows if int(row[1 + index]) > 0]
+                drawn = [int(v) for v in figure.locator("rect").evaluate_all(
+                    f"rs => rs.filter(r => r.dataset.series === {name!r}).map(r => r.dataset.value)")]
+                assert drawn == listed, f"{chart} {name}: drawn {drawn}, table {listed}"
+        waiting = int(page.locator("#chart-queue-depth-hour-table").evaluate("t => t.tBodies[0].rows[t.tBodies[0].rows.length - 1].cells[1].textContent"))
+        depth = {row[0].strip(): int(row[1].replace(",", "")) for row in page.locator("#queue-depth").evaluate(
+            "t => Array.from(t.tBodies[0].rows).map(r => Array.from(r.cells).slice(0, 2).map(c => c.textContent))")}
+        expected = sum(depth.get(state, 0) for state in ("queued", "verifying", "timed_out"))
+        assert waiting == expected, f"waiting now {waiting}, queue depth table {depth}"
+        assert sum(int(v) for v in page.locator("#chart-verdicts-hour rect").evaluate_all("rs => rs.map(r => r.dataset.value)")) >= 1
+        page.goto(args.url + "/console?window=day")
+        assert page.locator("#chart-verdicts-day-table tbody tr").count() == 96, "the day is not 96 quarters of an hour"
+        shot(page, "overview-day")
+
+    @journey("the revenue page's figures are the seeded ledger's, with its caveats")
+    def revenue():
+        page.goto(args.url + "/console")
+        page.click("header nav a:has-text('Revenue')")
+        assert page.locator("h1").inner_text() == "Revenue"
+        figures = dict(zip(page.locator("#revenue-states dt").all_inner_texts(), page.locator("#revenue-states dd").all_inner_texts()))
+        assert figures["Active"] == "3", figures
+        rows = page.locator("#revenue-mrr").evaluate(
+            "t => Array.from(t.tBodies[0].rows).map(r => Array.from(r.cells).map(c => c.textContent.trim()))")
+        assert rows == [["com.example.yearly", "EUR", "1", "0", "4.17"], ["com.example.monthly", "USD", "1", "0", "4.99"],
+                        ["com.example.monthly", "price unknown", "1", "0", ""]], rows
+        days = page.locator("#revenue-days").evaluate(
+            "t => Array.from(t.tBodies[0].rows).map(r => Array.from(r.cells).map(c => c.textContent.trim()))")
+        assert len(days) == 30 and sum(int(d[1]) for d in days) == 2 and sum(int(d[2]) for d in days) == 1, days
+        text = page.locator("main").inner_text()
+        assert "no exchange rates" in text and "price unknown" in text, "the caveats are not on the page"
+        shot(page, "revenue")
+
+    @journey("axe-core finds no serious or critical accessibility violation on any page", skip=args.no_axe)
+    def accessibility():
+        # Every page an operator opens: the navigation's own links (so a page added to it is
+        # checked too), the second page of a list, search with and without a match, the story
+        # pages, and a 400 page. There is no login page: logins are HTTP Basic.
+        page.goto(args.url + "/console")
+        paths = [page.locator("header nav a").nth(i).get_attribute("href") for i in range(page.locator("header nav a").count())]
+        page.goto(args.url + "/console/failures")
+        page.click("#failures-pages a:has-text('Older')")
+        paths.append(page.url.removeprefix(args.url))
+        page.goto(args.url + "/console/search?q=tx-failed-1")
+        paths.append(page.locator("#jobs a").first.get_attribute("href"))
+        paths += ["/console/search?q=tx-paid-1", "/console/search?q=nobody-at-all", "/console/customers/cust-1001",
+                  "/console/purchases/tx-paid-1", "/console/failures?before=not-a-cursor"]
+        order = page.locator("a[href^='/console/orders/']")
+        page.goto(args.url + "/console/purchases/tx-paid-1")
+        if order.count():
+            paths.append(order.first.get_attribute("href"))
+        # axe-core is the script the package bundles: nothing is fetched but the console's pages.
+        outside = []
+        page.on("request", lambda request: None if request.url.startswith(args.url) else outside.append(request.url))
+        serious, listed, broken, checked = [], [], [], 0
+        by_impact, rules = {}, {}
+        for path in dict.fromkeys(paths):
+            response = page.goto(args.url + path)
+            if response.status not in (200, 400):   # reported below; the other pages are still checked
+                broken.append(f"{path}: HTTP {response.status}")
+                continue
+            checked += 1
+            for violation in AXE.run(page).response["violations"]:
+                impact = violation.get("impact") or "minor"
+                nodes = len(violation["nodes"])
+                by_impact[impact] = by_impact.get(impact, 0) + nodes
+                rules.setdefault((impact, violation["id"]), set()).add(path)
+                line = f"{impact:8} {violation['id']} on {path} ({nodes} element(s)): " \
+                       + "; ".join(n["target"][0] if isinstance(n["target"][0], str) else str(n["target"][0]) for n in violation["nodes"][:3])
+                (serious if impact in ("serious", "critical") else listed).append(line)
+        print(f"axe-core {AXE_VERSION}: {checked} pages checked" + (f" ({len(broken)} did not load: {', '.join(broken)})" if broken else "")
+              + "; violations (elements) by impact: "
+              + (", ".join(f"{k} {v}" for k, v in sorted(by_impact.items())) or "none"))
+        for (impact, rule), where in sorted(rules.items()):
+            print(f"  {impact:8} {rule}: {len(where)} page(s)")
+        for line in listed:
+            print(f"  listed, not failed: {line}")
+        assert not outside, f"the pass fetched from outside the console: {outside[:3]}"
+        assert not serious and not broken, "serious or critical violations (or pages that did not load):\n      " \
+            + "\n      ".join(serious + broken)
 
     @journey("on a phone the overview fits the screen: wide tables scroll in their own box, not the page")
     def phone():
@@ -215,6 +337,52 @@ with sync_playwright() as p:
         page.goto(args.url + "/console/audit")
         audit = page.locator("#audit tr", has_text="jobs.redrive")
         assert audit.count() >= 1 and "Apple outage is over" in audit.first.inner_text(), "no audit row for the re-drive"
+
+    @journey("by keyboard alone: skip link, navigation to the failures page, a job opened and re-driven, focus always visible")
+    def keyboard_only():
+        # Tab, Shift+Tab and Enter only: no click, no fill. Every element Tab reaches must show
+        # that it has focus (an outline or a box-shadow, measured on the element).
+        def tab(until, limit=400, back=False):
+            for _ in range(limit):
+                page.keyboard.press("Shift+Tab" if back else "Tab")
+                info = page.evaluate(FOCUSED)
+                assert info is not None, "Tab left the page"
+                assert info["visible"], f"focus is not visible on {info['tag']} {info['label']!r}"
+                if until(info):
+                    return info
+            raise AssertionError(f"not reached in {limit} Tab presses")
+
+        def enter():
+            with page.expect_navigation():
+                page.keyboard.press("Enter")
+
+        page.goto(args.url + "/console")
+        first = tab(lambda info: True, limit=1)
+        assert first["tag"] == "A" and first["href"] == "#main", f"the first Tab reaches {first}, not the skip link"
+        tab(lambda info: info["href"] == "/console/failures")
+        enter()
+        assert page.locator("h1").inner_text() == "Failures"
+        tab(lambda info: info["href"] == "#main", limit=1)
+        page.keyboard.press("Enter")   # the skip link: the next Tab is inside the main content
+        inside = tab(lambda info: True, limit=1)
+        assert inside["inMain"], f"after the skip link, Tab reaches {inside} outside the main content"
+        target = tab(lambda info: (info["href"] or "").startswith("/console/jobs/") and "failed" in info["row"]
+                     and not any(cell == "tx-failed-1" for cell in info["row"]))
+        # One step back and forth with Shift+Tab: focus returns where it was.
+        tab(lambda info: True, limit=1, back=True)
+        again = tab(lambda info: True, limit=1)
+        assert again["href"] == target["href"], f"Shift+Tab then Tab moved focus to {again}"
+        enter()
+        assert page.locator("h1").inner_text() == "Job " + target["label"], page.locator("h1").inner_text()
+        tab(lambda info: info["tag"] == "INPUT" and info["name"] == "why" and info["formAction"] == "/console/actions/redrive-jobs")
+        page.keyboard.type("re-driven by keyboard")
+        button = tab(lambda info: True, limit=1)
+        assert button["tag"] == "BUTTON" and button["label"] == "Re-drive", f"after the reason, Tab reaches {button}"
+        enter()
+        assert "re-drove 1 job(s)" in page.locator(".flash").inner_text(), page.locator(".flash").inner_text()
+        assert page.locator("#job td", has_text="queued").count() >= 1, "the job is not queued after its re-drive"
+        page.goto(args.url + "/console/audit")
+        assert page.locator("#audit tr", has_text="re-driven by keyboard").count() == 1, "no audit row for the keyboard re-drive"
 
     @journey("a manual grant from the customer page works and lands in the audit log")
     def manual_grant():

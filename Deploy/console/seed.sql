@@ -42,4 +42,27 @@ FROM generate_series(1, 60) g;
 INSERT INTO receiptq.support_audit (actor, login, action, subject, why, at)
 SELECT 'bob', 'receiptq_support', 'notifications.redrive', 'notification:seed-' || g, 'weekly clean-up ' || g, now() - interval '1 day' - g * interval '1 min'
 FROM generate_series(1, 60) g;
+-- A small subscription ledger for the revenue page (Production, prices in milliunits as Apple
+-- signs them): cust-4004's monthly subscription renewed 10 days ago at 4.99 USD; cust-4005's
+-- yearly one bought 3 days ago at 49.99 EUR (4.17 a month); cust-4006's monthly one bought a day
+-- ago with no price in the ledger (price unknown). Active 3; new 2 and renewed 1 in the 30 days.
+INSERT INTO receiptq.owners (original_transaction_id, user_id, environment, source)
+VALUES ('tx-sub-1', 'cust-4004', 'Production', 'proof'), ('tx-sub-2', 'cust-4005', 'Production', 'proof'),
+       ('tx-sub-3', 'cust-4006', 'Production', 'proof');
+INSERT INTO receiptq.grants (transaction_id, original_transaction_id, job_id, user_id, product_id, environment, purchase_key, product_type,
+                             price, currency, purchase_date, expires_date)
+VALUES ('tx-sub-1', 'tx-sub-1', 0, 'cust-4004', 'com.example.monthly', 'Production', 'period:tx-sub-1', 'auto_renewable', 4990, 'USD',
+        now() - interval '40 days', now() - interval '10 days'),
+       ('tx-sub-1b', 'tx-sub-1', 0, 'cust-4004', 'com.example.monthly', 'Production', 'period:tx-sub-1b', 'auto_renewable', 4990, 'USD',
+        now() - interval '10 days', now() + interval '20 days'),
+       ('tx-sub-2', 'tx-sub-2', 0, 'cust-4005', 'com.example.yearly', 'Production', 'period:tx-sub-2', 'auto_renewable', 49990, 'EUR',
+        now() - interval '3 days', now() + interval '362 days'),
+       ('tx-sub-3', 'tx-sub-3', 0, 'cust-4006', 'com.example.monthly', 'Production', 'period:tx-sub-3', 'auto_renewable', NULL, NULL,
+        now() - interval '1 day', now() + interval '29 days');
+INSERT INTO receiptq.subscriptions (original_transaction_id, environment, user_id, product_id, state, expires_date, signed_at)
+VALUES ('tx-sub-1', 'Production', 'cust-4004', 'com.example.monthly', 'active', now() + interval '20 days', now()),
+       ('tx-sub-2', 'Production', 'cust-4005', 'com.example.yearly', 'active', now() + interval '362 days', now()),
+       ('tx-sub-3', 'Production', 'cust-4006', 'com.example.monthly', 'active', now() + interval '29 days', now())
+ON CONFLICT (original_transaction_id, environment) DO UPDATE SET product_id = excluded.product_id, state = excluded.state,
+    expires_date = excluded.expires_date;
 COMMIT;

@@ -3,6 +3,8 @@
 /// a letter a line: figures, times, ids and badges stay on one line (`k-…` classes, `ConsoleColumn`),
 /// words wrap at spaces only, and a table wider than the window scrolls in its own box. Holds from
 /// a phone (the media query) to a wide screen; one row of figures is a set of tiles that wrap.
+/// Accessible (axe-core, in the browser journeys): text at 4.5:1 at least (muted text #595959),
+/// a skip link that shows when focused, and every focused control outlined (`:focus-visible`).
 enum ConsoleAssets {
     static let css = """
         *{box-sizing:border-box}
@@ -43,7 +45,7 @@ enum ConsoleAssets {
         .state-timed_out,.state-resubmit,.state-billing_retry,.state-grace_period,.state-no_consent,.state-owned_elsewhere,
         .state-silent,.state-disabled{background:#fcefd6;color:#774700}
         .state-failed,.state-rejected,.state-quarantined,.state-revoked,.state-paused{background:#fde5e5;color:#9e1a1a}
-        .flash{background:#e6f4ea;border:1px solid #9c9;padding:6px}.empty{color:#767676}
+        .flash{background:#e6f4ea;border:1px solid #9c9;padding:6px}.empty{color:#595959}
         .error{background:#fde8e8;border:1px solid #e99;padding:6px}
         .fleet{font-size:15px}
         .refresh{font-size:12px;color:#595959;margin:0 0 8px}.refresh .live-status{margin-left:6px}
@@ -56,6 +58,20 @@ enum ConsoleAssets {
         ol.timeline li{padding:4px 0 4px 12px;position:relative}
         ol.timeline li::before{content:"";position:absolute;left:-6px;top:10px;width:10px;height:10px;border-radius:50%;background:#bbb}
         ol.timeline .when{display:inline-block;min-width:6.5em;color:#595959}ol.timeline .detail{color:#595959;overflow-wrap:anywhere}
+        .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,420px),1fr));gap:12px;margin:6px 0 18px}
+        figure.chart{margin:0;background:#fff;border:1px solid #ddd;border-radius:6px;padding:8px;max-width:760px}
+        figure.chart figcaption{font-weight:600;margin-bottom:4px}.chart-svg{width:100%;height:auto;display:block}
+        .chart-grid{stroke:#e4e4e8;stroke-width:1}.chart-axis{stroke:#767676;stroke-width:1}.chart-tick{font-size:11px;fill:#595959}
+        .chart-s0{fill:#2e7d32;background:#2e7d32}.chart-s1{fill:#b26a00;background:#b26a00}.chart-s2{fill:#c62828;background:#c62828}
+        .chart-s3{fill:#6a1b9a;background:#6a1b9a}.chart-s4{fill:#1565c0;background:#1565c0}.chart-s5{fill:#555;background:#555}
+        .chart-legend{list-style:none;display:flex;flex-wrap:wrap;gap:2px 14px;padding:0;margin:4px 0;font-size:12px}
+        .chart-key{display:inline-block;width:10px;height:10px;margin-right:4px;border-radius:2px}
+        .chart-empty{color:#595959;border:1px dashed #ccc;padding:18px;text-align:center;margin:0}
+        .chart-numbers summary{cursor:pointer;color:#0645ad;font-size:12px}.chart-window{font-size:13px;margin:12px 0 4px}
+        .caveats{background:#f6f6f8;border:1px solid #ddd;padding:4px 12px;font-size:13px;max-width:60em}
+        .skip{position:absolute;left:-9999px;top:0}.skip:focus{left:8px;top:8px;z-index:10;padding:6px 12px;background:#fff;color:#0645ad;border-radius:4px}
+        :focus-visible{outline:3px solid #1a5fb4;outline-offset:2px}header :focus-visible{outline-color:#9cf}main:focus{outline:none}
+        .scroll[tabindex]:focus-visible{outline-offset:-3px}
         @media (max-width:640px){
           header{padding:8px}header .who{margin-left:0}
           form.search{display:flex;width:100%}form.search input{flex:1;width:auto;min-width:0}

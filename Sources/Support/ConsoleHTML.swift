@@ -31,12 +31,14 @@ enum ConsoleHTML {
     static let navigation: [(String, String)] = [
         ("/console", "Overview"), ("/console/failures", "Failures"), ("/console/workers", "Workers"),
         ("/console/webhooks", "Webhooks"), ("/console/notifications", "Notifications"), ("/console/rate-budget", "Rate budget"),
+        ("/console/revenue", "Revenue"),
         ("/console/audit", "Audit log"),
     ]
 
-    /// The frame of every page. `refresh` (a page's own path) marks a page that refreshes its
-    /// `live` parts in place (console.js, every 5 s); without JavaScript its "Refresh" link
-    /// reloads it.
+    /// The frame of every page: a skip link to the main content first (the first Tab reaches it),
+    /// then the banner (navigation, search), then `<main>`. `refresh` (a page's own path) marks a
+    /// page that refreshes its `live` parts in place (console.js, every 5 s); without JavaScript
+    /// its "Refresh" link reloads it.
     static func page(_ title: String, who: SupportCredentials.Operator, flash: String?, refresh: String? = nil, _ body: String) -> String {
         let links = navigation.map { "<a href=\"\($0.0)\">\(escape($0.1))</a>" }.joined(separator: " ")
         let live = refresh.map {
@@ -48,10 +50,11 @@ enum ConsoleHTML {
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
             <title>\(escape(title)) · receiptq console</title>
             <link rel="stylesheet" href="/console/console.css"><script src="/console/console.js" defer></script></head>
-            <body><header><strong>receiptq</strong> <nav>\(links)</nav>
-            <form class="search" method="get" action="/console/search" role="search"><input name="q" placeholder="user, transaction, order or job id" aria-label="search"><button>Search</button></form>
+            <body><a class="skip" href="#main">Skip to main content</a>
+            <header><strong>receiptq</strong> <nav aria-label="Console">\(links)</nav>
+            <form class="search" method="get" action="/console/search" role="search"><input name="q" placeholder="user, transaction, order or job id" aria-label="search by user, transaction, order or job id"><button>Search</button></form>
             <span class="who">\(escape(who.name)) (\(who.role.rawValue))</span></header>
-            <main><h1>\(escape(title))</h1>
+            <main id="main" tabindex="-1"><h1>\(escape(title))</h1>
             \(flash.map { "<p class=\"flash\" role=\"status\">\(escape($0))</p>" } ?? "")
             \(live)
             \(body)
@@ -88,7 +91,7 @@ enum ConsoleHTML {
         """
         <form class="action" method="post" action="/console/actions/\(action)">\
         <input type="hidden" name="csrf" value="\(escape(csrf))"><input type="hidden" name="back" value="\(escape(back))">\
-        \(fields)\(why ? "<input name=\"why\" required placeholder=\"why (audited)\" aria-label=\"why\">" : "")\
+        \(fields)\(why ? "<input name=\"why\" required placeholder=\"why (audited)\" aria-label=\"reason (audited)\">" : "")\
         <button name="do" value="\(escape(action))">\(escape(label))</button></form>
         """
     }

@@ -24,13 +24,16 @@ struct ConsolePages: Sendable {
         try await ConsoleQueries.run(sql, parameters, on: operations.readonly)
     }
 
-    func overview(_ who: SupportCredentials.Operator, flash: String?) async throws -> String {
+    func overview(_ who: SupportCredentials.Operator, flash: String?, request: Request? = nil) async throws -> String {
         let now = Date()
+        let window = try request.flatMap { try Self.choice($0, "window", ConsoleCharts.Window.allCases.map(\.rawValue)) }
+            .flatMap(ConsoleCharts.Window.init(rawValue:)) ?? .hour
         let fleet = try await operations.fleet()
         var body = H.live("fleet", fleetLine(fleet, now: now))
         body += form(who, fleet.paused ? "resume" : "pause", back: "/console", label: fleet.paused ? "Resume the fleet" : "Pause the fleet")
         let q = ConsoleQueries.self, t = ConsoleTables.self
         body += H.live("queue-depth", "<h2>Jobs: depth</h2>" + H.table(try await rows(q.queueDepth), t.queueDepth, id: "queue-depth", now: now))
+        body += H.live("charts", ConsoleCharts.section(try await ConsoleCharts.read(window, on: operations.readonly), window: window))
         body += H.live("queue-health", "<h2>Jobs: health and throughput</h2>"
             + H.figures(try await rows(q.queueHealth).first, t.queueHealth, id: "queue-health", now: now))
         body += H.live("failure-summary", "<h2>Failures (24 h)</h2>"
@@ -40,7 +43,7 @@ struct ConsolePages: Sendable {
         body += H.live("webhook-health", "<h2>Webhooks</h2>" + H.table(try await rows(q.webhookHealth), t.webhookHealth, id: "webhook-health", now: now))
         body += H.live("consumption", "<h2>Consumption requests</h2>" + H.table(try await rows(q.consumption), t.consumption, id: "consumption", now: now))
         body += H.live("workers", "<h2>Live workers</h2>" + H.table(try await rows(q.workers), t.workers, id: "workers", now: now))
-        return H.page("Overview", who: who, flash: flash, refresh: "/console", body)
+        return H.page("Overview", who: who, flash: flash, refresh: window == .hour ? "/console" : nil, body)
     }
 
     /// "Fleet: paused by alice 3 min ago — reason", or running (since its last resume).
@@ -105,7 +108,7 @@ struct ConsolePages: Sendable {
             let csrf = auth.csrfToken(for: who)
             body += """
                 <form id="bulk" class="action" method="post" action="/console/actions/\(state == "failed" ? "redrive-jobs" : "discard-jobs")">\
-                \(H.hidden("csrf", csrf))\(H.hidden("back", back))<input name="why" required placeholder="why (audited)" aria-label="why">\
+                \(H.hidden("csrf", csrf))\(H.hidden("back", back))<input name="why" required placeholder="why (audited)" aria-label="reason (audited)">\
                 <button>\(state == "failed" ? "Re-drive selected" : "Discard selected")</button></form>
                 """
         }

@@ -31,7 +31,7 @@ struct ConsoleRoutes: Sendable {
                      body: ResponseBody(byteBuffer: ByteBuffer(string: ConsoleAssets.js)))
         }
         let pages = self.pages
-        page(router, "console") { request, _, who in try await pages.overview(who, flash: Self.flash(request)) }
+        page(router, "console") { request, _, who in try await pages.overview(who, flash: Self.flash(request), request: request) }
         page(router, "console/failures") { request, _, who in try await pages.failures(who, request: request) }
         page(router, "console/search") { request, _, who in try await pages.search(who, query: request.uri.queryParameters.get("q") ?? "") }
         page(router, "console/customers/:user_id") { request, context, who in
@@ -48,6 +48,7 @@ struct ConsoleRoutes: Sendable {
         page(router, "console/webhooks") { request, _, who in try await pages.webhooks(who, request: request) }
         page(router, "console/notifications") { request, _, who in try await pages.notifications(who, request: request) }
         page(router, "console/rate-budget") { _, _, who in try await pages.rateBudget(who) }
+        page(router, "console/revenue") { request, _, who in try await pages.revenue(who, request: request) }
         page(router, "console/audit") { request, _, who in try await pages.audit(who, request: request) }
         router.post("console/actions/:action") { request, context in
             try await self.act(request, action: try context.parameters.id("action"))

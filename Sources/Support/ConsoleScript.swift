@@ -1,5 +1,6 @@
 /// The console's only script, served from the binary (CSP: no inline script). Two things:
-/// - "select all" boxes for bulk re-drive and discard;
+/// - "select all" boxes for bulk re-drive and discard; a table box that scrolls sideways made a
+///   tab stop (a region named by its heading), so a keyboard reaches what it hides;
 /// - the live refresh of a page whose frame has a `data-live-every` Refresh link (the overview,
 ///   the workers page): every that many seconds it fetches the same address and replaces each
 ///   part marked `data-live` with the same part of the fresh page. It never replaces a part that
@@ -15,6 +16,27 @@ extension ConsoleAssets {
               document.querySelectorAll('input[name="' + box.dataset.selectAll + '"]').forEach(function (b) { b.checked = box.checked; });
             });
           });
+
+          // A table box that scrolls sideways is a tab stop, so a keyboard can scroll it; one that
+          // fits is not (axe-core's scrollable-region-focusable).
+          function scrollers() {
+            document.querySelectorAll('.scroll').forEach(function (box) {
+              if (box.scrollWidth > box.clientWidth + 1) {
+                if (!box.hasAttribute('tabindex')) {
+                  var table = box.querySelector('table');
+                  var heading = box.previousElementSibling;
+                  box.setAttribute('tabindex', '0');
+                  box.setAttribute('role', 'region');
+                  box.setAttribute('aria-label', ((heading && /^H[1-6]$/.test(heading.tagName) && heading.textContent) ||
+                    (table && table.id) || 'table') + ' (scrolls sideways)');
+                }
+              } else if (box.getAttribute('tabindex') === '0') {
+                box.removeAttribute('tabindex'); box.removeAttribute('role'); box.removeAttribute('aria-label');
+              }
+            });
+          }
+          scrollers();
+          window.addEventListener('resize', scrollers);
 
           var link = document.querySelector('[data-live-every]');
           if (!link || !window.fetch || !window.DOMParser) return;
@@ -52,6 +74,7 @@ extension ConsoleAssets {
                   if (!next || next.querySelector('form, ' + fields) || part.querySelector('form, ' + fields)) return;
                   part.replaceWith(document.importNode(next, true));
                 });
+                scrollers();
                 refreshes += 1;
                 document.body.dataset.liveRefreshes = String(refreshes);
                 say('Live: updated at ' + new Date().toLocaleTimeString() + '.');

@@ -86,10 +86,10 @@ extension ConsolePages {
         let back = "/console/purchases/" + H.url(originalTransactionID)
         var body = form(who, "transfer", back: back, label: "Transfer to account",
                         fields: H.hidden("original_transaction_id", originalTransactionID)
-                            + "<input name=\"to_user_id\" required placeholder=\"new owner's user id\" aria-label=\"to user\">")
+                            + "<input name=\"to_user_id\" required placeholder=\"new owner's user id\" aria-label=\"new owner's user id\">")
         body += form(who, "extend", back: back, label: "Extend renewal (days)",
                      fields: H.hidden("original_transaction_id", originalTransactionID)
-                        + "<input name=\"days\" type=\"number\" min=\"1\" max=\"90\" required aria-label=\"days\">")
+                        + "<input name=\"days\" type=\"number\" min=\"1\" max=\"90\" required placeholder=\"days (1–90)\" aria-label=\"days to extend the renewal by (1–90)\">")
         body += "<h2>Timeline</h2>" + H.timeline(try await rows(ConsoleTimeline.sql, [originalTransactionID]), now: now)
         body += "<h2>Grants</h2>" + H.table(view["grants"] as? [[String: Any]] ?? [], ConsoleStoryTables.grants, id: "grants",
                                             now: now, sparse: true)

@@ -50,7 +50,7 @@ struct ConsolePagesTests {
                 #expect(html.contains("<a href=\"/console\" data-live-every=\"5\">Refresh</a>"), "without JavaScript, a Refresh link")
                 let parts = Self.liveParts(html)
                 #expect(Set(parts.keys) == ["fleet", "queue-depth", "queue-health", "failure-summary", "notification-health", "webhook-health",
-                                            "consumption", "workers"])
+                                            "consumption", "workers", "charts"])
                 #expect(parts.values.allSatisfy { !$0.contains("<form") && !$0.contains("<input") }, "a live part never holds a form")
                 #expect(html.contains("Pause the fleet") && html.contains("<span class=\"badge state-running\">running</span>"))
                 for label in ["Oldest ready", "Failed (1 h)", "Failure rate (1 h)", "Last heartbeat", "Last seen"] {

@@ -1,0 +1,133 @@
+import Foundation
+
+/// A chart of counts per interval, drawn server-side as inline SVG (no script, no style attribute:
+/// the pages' CSP allows neither, and needs neither). Pure: series in, markup out. Bars are stacked,
+/// one colour per series (`chart-s0`…, in `ConsoleAssets`); the scale's top is a "nice" number
+/// (1, 2 or 5 × 10ⁿ) at or above the highest stack, with ticks at its quarters. Every chart
+/// has a title and a description for assistive technology, and its numbers as a table behind a
+/// `<details>`; no data at all is said in words, never drawn as an empty frame.
+struct ConsoleChart: Sendable, Equatable {
+    struct Series: Sendable, Equatable {
+        let name: String
+        let values: [Int]
+    }
+
+    /// The chart's id (`chart-<id>`, its table `chart-<id>-table`), title and what it shows.
+    let id: String
+    let title: String
+    let description: String
+    /// One label per interval ("20:15"), oldest first.
+    let labels: [String]
+    let series: [Series]
+
+    init(id: String, title: String, description: String, labels: [String], series: [Series]) {
+        self.id = id
+        self.title = title
+        self.description = description
+        self.labels = labels
+        self.series = series
+    }
+
+    /// Each interval's stack: the sum of every series at that interval.
+    var totals: [Int] {
+        labels.indices.map { i in series.reduce(0) { $0 + ($1.values.indices.contains(i) ? max(0, $1.values[i]) : 0) } }
+    }
+
+    var isEmpty: Bool { totals.allSatisfy { $0 == 0 } }
+
+    /// The smallest 1, 2 or 5 × 10ⁿ at or above `value` (at least 1).
+    static func niceTop(_ value: Int) -> Int {
+        guard value > 1 else { return 1 }
+        var scale = 1
+        while true {
+            for step in [1, 2, 5] where step * scale >= value { return step * scale }
+            scale *= 10
+        }
+    }
+
+    /// The values marked on the y axis: 0 and the top's quarters (halves when a quarter is not whole).
+    static func ticks(top: Int) -> [Int] {
+        if top % 4 == 0 { return (0...4).map { top / 4 * $0 } }
+        if top % 2 == 0 { return [0, top / 2, top] }
+        return [0, top]
+    }
+
+    static let width = 640, height = 200, left = 44, right = 8, topMargin = 10, bottom = 26
+
+    /// The whole figure: heading, SVG (or "no data"), legend and the numbers' table.
+    var html: String {
+        let h = ConsoleHTML.self
+        let svgID = "chart-" + id
+        var out = "<figure class=\"chart\" id=\"\(h.escape(svgID))\"><figcaption>\(h.escape(title))</figcaption>"
+        if isEmpty {
+            out += "<p class=\"chart-empty\">No data: nothing happened in this window (\(labels.count) intervals, every one 0).</p>"
+        } else {
+            out += svg + legend
+        }
+        out += table + "</figure>"
+        return out
+    }
+
+    var legend: String {
+        "<ul class=\"chart-legend\">" + series.enumerated().map { index, s in
+            "<li><span class=\"chart-key chart-s\(index % 6)\" aria-hidden=\"true\"></span>\(ConsoleHTML.escape(s.name))</li>"
+        }.joined() + "</ul>"
+    }
+
+    var svg: String {
+        let h = ConsoleHTML.self
+        let top = Self.niceTop(totals.max() ?? 0)
+        let plotW = Self.width - Self.left - Self.right, plotH = Self.height - Self.topMargin - Self.bottom
+        let n = max(labels.count, 1)
+        let slot = Double(plotW) / Double(n)
+        let barW = max(1.0, slot * 0.8)
+        func y(_ value: Int) -> Double { Double(Self.topMargin) + Double(plotH) * (1 - Double(value) / Double(top)) }
+        func f(_ x: Double) -> String { String(format: "%.1f", x) }
+        let titleID = "chart-\(id)-title", descID = "chart-\(id)-desc"
+        var out = "<svg class=\"chart-svg\" viewBox=\"0 0 \(Self.width) \(Self.height)\" role=\"img\" aria-labelledby=\"\(h.escape(titleID)) \(h.escape(descID))\">"
+        out += "<title id=\"\(h.escape(titleID))\">\(h.escape(title))</title><desc id=\"\(h.escape(descID))\">\(h.escape(description)); "
+            + "highest \(totals.max() ?? 0), total \(totals.reduce(0, +)) over \(labels.count) intervals</desc>"
+        for tick in Self.ticks(top: top) {
+            let ty = f(y(tick))
+            out += "<line class=\"chart-grid\" x1=\"\(Self.left)\" x2=\"\(Self.width - Self.right)\" y1=\"\(ty)\" y2=\"\(ty)\"/>"
+                + "<text class=\"chart-tick\" x=\"\(Self.left - 4)\" y=\"\(ty)\" text-anchor=\"end\" dominant-baseline=\"middle\">\(tick)</text>"
+        }
+        for (i, _) in labels.enumerated() {
+            var base = 0
+            let x = Double(Self.left) + slot * Double(i) + (slot - barW) / 2
+            for (index, s) in series.enumerated() {
+                let value = s.values.indices.contains(i) ? max(0, s.values[i]) : 0
+                guard value > 0 else { continue }
+                let y1 = y(base + value), y0 = y(base)
+                out += "<rect class=\"chart-s\(index % 6)\" x=\"\(f(x))\" y=\"\(f(y1))\" width=\"\(f(barW))\" height=\"\(f(y0 - y1))\" "
+                    + "data-series=\"\(h.escape(s.name))\" data-value=\"\(value)\"><title>\(h.escape(labels[i])): \(value) \(h.escape(s.name))</title></rect>"
+                base += value
+            }
+        }
+        // About six labels along the x axis, the last interval always among them.
+        let every = max(1, Int((Double(n) / 6).rounded(.up)))
+        for i in labels.indices where (labels.count - 1 - i) % every == 0 {
+            // The last label ends at the plot's right edge, so it is never cut off.
+            let last = i == labels.count - 1
+            let x = last ? Double(Self.width - Self.right) : Double(Self.left) + slot * (Double(i) + 0.5)
+            out += "<text class=\"chart-tick\" x=\"\(f(x))\" y=\"\(Self.height - 8)\" text-anchor=\"\(last ? "end" : "middle")\">\(h.escape(labels[i]))</text>"
+        }
+        out += "<line class=\"chart-axis\" x1=\"\(Self.left)\" x2=\"\(Self.width - Self.right)\" y1=\"\(f(y(0)))\" y2=\"\(f(y(0)))\"/></svg>"
+        return out
+    }
+
+    /// The numbers drawn, one row an interval, for screen readers and for checking by eye.
+    var table: String {
+        let h = ConsoleHTML.self
+        var out = "<details class=\"chart-numbers\"><summary>The numbers (\(h.escape(title)))</summary><div class=\"scroll\">"
+            + "<table id=\"chart-\(h.escape(id))-table\"><caption>\(h.escape(title))</caption><thead><tr><th scope=\"col\">Interval</th>"
+        out += series.map { "<th scope=\"col\">\(h.escape($0.name))</th>" }.joined() + "<th scope=\"col\">Total</th></tr></thead><tbody>"
+        let totals = self.totals
+        for (i, label) in labels.enumerated() {
+            out += "<tr><th scope=\"row\">\(h.escape(label))</th>"
+                + series.map { "<td class=\"k-number\">\($0.values.indices.contains(i) ? $0.values[i] : 0)</td>" }.joined()
+                + "<td class=\"k-number\">\(totals[i])</td></tr>"
+        }
+        return out + "</tbody></table></div></details>"
+    }
+}
