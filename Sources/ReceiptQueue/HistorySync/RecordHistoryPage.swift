@@ -99,7 +99,10 @@ public enum RecordHistoryPage {
                 continue
             }
             let user: String = try owner.decode("user_id")
-            owners[transaction.originalTransactionID] = user
+            // The model names this user as the subscription's only if a grant will follow: a
+            // period Apple reports refunded is rejected when its job runs, and a user who never
+            // holds the subscription is never told about it (the ownership model's histories).
+            if transaction.revocation == nil { owners[transaction.originalTransactionID] = user }
             jobs.append(NewJob.signedTransaction(
                 transaction.signedTransaction, transactionID: transaction.transactionID, environment: lease.environment,
                 userID: user, orderID: try owner.decodeIfPresent("order_id"),
