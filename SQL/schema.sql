@@ -872,6 +872,35 @@ COMMENT ON COLUMN receiptq.app_transactions.application_version IS 'The version 
 
 
 --
+-- Name: call_minutes; Type: TABLE; Schema: receiptq; Owner: -
+--
+
+CREATE TABLE receiptq.call_minutes (
+    minute timestamp with time zone NOT NULL,
+    target text NOT NULL,
+    process text NOT NULL,
+    calls bigint NOT NULL,
+    failures bigint NOT NULL,
+    latency_buckets bigint[] NOT NULL,
+    breaker text NOT NULL,
+    CONSTRAINT call_minutes_breaker_check CHECK ((breaker = ANY (ARRAY['closed'::text, 'half-open'::text, 'open'::text]))),
+    CONSTRAINT call_minutes_calls_check CHECK ((calls >= 0)),
+    CONSTRAINT call_minutes_check CHECK (((failures >= 0) AND (failures <= calls))),
+    CONSTRAINT call_minutes_latency_buckets_check CHECK ((cardinality(latency_buckets) = 23)),
+    CONSTRAINT call_minutes_minute_check CHECK ((date_trunc('minute'::text, minute) = minute)),
+    CONSTRAINT call_minutes_process_check CHECK (((length(process) >= 1) AND (length(process) <= 200))),
+    CONSTRAINT call_minutes_target_check CHECK ((target = ANY (ARRAY['verify_receipt.production'::text, 'verify_receipt.sandbox'::text, 'server_api.production'::text, 'server_api.sandbox'::text, 'webhooks'::text])))
+);
+
+
+--
+-- Name: TABLE call_minutes; Type: COMMENT; Schema: receiptq; Owner: -
+--
+
+COMMENT ON TABLE receiptq.call_minutes IS 'Per minute (UTC, truncated), call target and process (a worker''s --name, or the scheduler): calls made, how many failed (no answer, or Apple''s trouble / the endpoint''s non-2xx), their latency as counts per bucket (upper bounds in ms: 10 20 30 50 75 100 150 200 300 500 750 1000 1500 2000 3000 4000 5000 6000 8000 10000 15000 30000, then any), and the worst circuit-breaker state the process saw for that target in the minute. Kept 7 days.';
+
+
+--
 -- Name: jobs; Type: TABLE; Schema: receiptq; Owner: -
 --
 
@@ -2499,6 +2528,14 @@ ALTER TABLE ONLY receiptq.app_transactions
 
 
 --
+-- Name: call_minutes call_minutes_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
+--
+
+ALTER TABLE ONLY receiptq.call_minutes
+    ADD CONSTRAINT call_minutes_pkey PRIMARY KEY (minute, target, process);
+
+
+--
 -- Name: consumption_consents consumption_consents_pkey; Type: CONSTRAINT; Schema: receiptq; Owner: -
 --
 
@@ -3481,6 +3518,15 @@ GRANT UPDATE(signed_at) ON TABLE receiptq.app_transactions TO receiptq_api;
 --
 
 GRANT UPDATE(updated_at) ON TABLE receiptq.app_transactions TO receiptq_api;
+
+
+--
+-- Name: TABLE call_minutes; Type: ACL; Schema: receiptq; Owner: -
+--
+
+GRANT SELECT ON TABLE receiptq.call_minutes TO receiptq_readonly;
+GRANT SELECT,INSERT,UPDATE ON TABLE receiptq.call_minutes TO receiptq_worker;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE receiptq.call_minutes TO receiptq_scheduler;
 
 
 --

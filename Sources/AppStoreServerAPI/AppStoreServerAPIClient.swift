@@ -20,15 +20,17 @@ public struct AppStoreServerAPIClient: Sendable {
     private let tokens: AppStoreConnectTokenProvider
     private let gate: any ServerAPIRequestGate
     private let now: @Sendable () -> Date
+    private let observer: (any ServerAPICallObserver)?
 
     /// - Parameters:
     ///   - tokens: issues the bearer JWT; its bundle id is the app this client speaks for.
     ///   - gate: the rate budget to ask before each call. Default: none (`UngatedRequests`).
     ///   - now: the wall clock, for `Retry-After` in seconds; injected by tests.
+    ///   - observer: hears of every call and how long it took (the worker's per-minute sums). Default: none.
     /// - Throws: `ServerAPIConfigurationError` for a configuration that cannot work.
     public init(environment: ServerAPIEnvironment, httpClient: HTTPClient, tokens: AppStoreConnectTokenProvider,
                 configuration: ServerAPIConfiguration = .init(), gate: any ServerAPIRequestGate = UngatedRequests(),
-                now: @escaping @Sendable () -> Date = { Date() }) throws {
+                now: @escaping @Sendable () -> Date = { Date() }, observer: (any ServerAPICallObserver)? = nil) throws {
         try configuration.validate()
         self.environment = environment
         self.configuration = configuration
@@ -36,6 +38,7 @@ public struct AppStoreServerAPIClient: Sendable {
         self.tokens = tokens
         self.gate = gate
         self.now = now
+        self.observer = observer
     }
 
     /// The app whose token this client sends.
@@ -58,10 +61,14 @@ public struct AppStoreServerAPIClient: Sendable {
         do {
             response = try await httpClient.send(method, url: url, headers: headers, body: body ?? [], timeout: configuration.requestTimeout)
         } catch let error as HTTPClientError {
-            ServerAPIMetrics.called(endpoint, status: error == .timeout ? "timeout" : "network", duration: .now - sent)
+            let duration = ContinuousClock.now - sent
+            ServerAPIMetrics.called(endpoint, status: error == .timeout ? "timeout" : "network", duration: duration)
+            observer?.called(endpoint, environment: environment, status: nil, duration: duration)
             throw error == .timeout ? ServerAPIError(.timeout) : ServerAPIError(.network, detail: error.description)
         }
-        ServerAPIMetrics.called(endpoint, status: String(response.status), duration: .now - sent)
+        let duration = ContinuousClock.now - sent
+        ServerAPIMetrics.called(endpoint, status: String(response.status), duration: duration)
+        observer?.called(endpoint, environment: environment, status: response.status, duration: duration)
         switch ServerAPIClassification.classify(httpStatus: response.status, body: response.body,
                                                 retryAfter: response[header: "Retry-After"], now: now()) {
         case .success:

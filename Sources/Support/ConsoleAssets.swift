@@ -64,6 +64,8 @@ enum ConsoleAssets {
         .chart-grid{stroke:#e4e4e8;stroke-width:1}.chart-axis{stroke:#767676;stroke-width:1}.chart-tick{font-size:11px;fill:#595959}
         .chart-s0{fill:#2e7d32;background:#2e7d32}.chart-s1{fill:#b26a00;background:#b26a00}.chart-s2{fill:#c62828;background:#c62828}
         .chart-s3{fill:#6a1b9a;background:#6a1b9a}.chart-s4{fill:#1565c0;background:#1565c0}.chart-s5{fill:#555;background:#555}
+        .chart-line{fill:none;stroke-width:2}.chart-line.chart-s0{stroke:#2e7d32}.chart-line.chart-s1{stroke:#b26a00}.chart-line.chart-s2{stroke:#c62828}
+        .chart-line.chart-s3{stroke:#6a1b9a}.chart-line.chart-s4{stroke:#1565c0}.chart-line.chart-s5{stroke:#555}
         .chart-legend{list-style:none;display:flex;flex-wrap:wrap;gap:2px 14px;padding:0;margin:4px 0;font-size:12px}
         .chart-key{display:inline-block;width:10px;height:10px;margin-right:4px;border-radius:2px}
         .chart-empty{color:#595959;border:1px dashed #ccc;padding:18px;text-align:center;margin:0}

@@ -12,8 +12,9 @@ import Postgres
 /// - notifications: `notifications_received_idx` (received_at ≥ the start), by what became of them.
 /// Measured on 1M jobs all finished in the last 24 h (docs/console.md): the hour ~0.5 s, the day
 /// ~3.3 s, so the day view is not refreshed live.
-/// Webhook deliveries have no index on their creation or delivery time alone (only per endpoint or
-/// user), so they are not charted: that would read every delivery.
+/// Calls out (Apple's latency and failures, the breakers, webhook deliveries) come from the
+/// per-minute sums the workers keep (`ConsoleCallCharts`): a delivery's own rows have no index on
+/// time alone, and latency and breakers exist only in the worker.
 enum ConsoleCharts {
     enum Window: String, Sendable, CaseIterable {
         case hour, day
@@ -111,7 +112,7 @@ enum ConsoleCharts {
     static func read(_ window: Window, on pool: PostgresPool) async throws -> [ConsoleChart] {
         let jobs = try await ConsoleQueries.run(Self.jobs(window), on: pool)
         let notifications = try await ConsoleQueries.run(Self.notifications(window), on: pool)
-        return charts(jobs: jobs, notifications: notifications, window: window)
+        return charts(jobs: jobs, notifications: notifications, window: window) + (try await ConsoleCallCharts.read(window, on: pool))
     }
 
     /// The overview's chart section: a switch between the hour and the day, and the charts.

@@ -9,6 +9,7 @@ extension ReceiptWorker {
         switch report {
         case .breakerMoved(let environment, let phase, let reportedBy):
             metrics.breakerMoved(environment: environment.rawValue, to: phase)
+            calls?.breaker(.verifyReceipt(production: environment == .production), CallBreakerState(phase))
             if let reportedBy {
                 logger.warning("Apple \(environment.rawValue) circuit breaker \(phase.rawValue): another worker saw Apple failing",
                                metadata: ["reported_by": "\(reportedBy)"])

@@ -68,6 +68,15 @@ extension ReceiptWorker {
         let healthy = gate.withLock { $0.phase(result.environment) == .closed }
         let attempt = decision.decide(result, lease: lease, now: Date(), receiptVerifiedLocally: verifiedLocally,
                                       appleHealthy: healthy, using: &random)
+        if let calls {
+            let trouble: Bool
+            switch result.outcome {
+            case .valid, .reject, .configurationError: trouble = false
+            case .retryLater(let reason): trouble = reason.isAppleTrouble
+            case .timedOut: trouble = true
+            }
+            calls.record(.verifyReceipt(production: result.environment == .production), seconds: result.latency.seconds, failed: trouble)
+        }
         let end = Date()
         JobSpans.appleRequest("apple.verifyReceipt", lease: lease, from: end.addingTimeInterval(-result.latency.seconds), to: end,
                               environment: result.environment.rawValue, status: attempt.appleStatus, calls: result.calls,

@@ -39,14 +39,17 @@ public final class ReceiptWorker: Service, Sendable {
     let hedging: Mutex<HedgePolicy?>
     /// The verifications in flight.
     private let verifications = VerificationTasks()
+    /// Apple's latency and the breakers' states, summed per minute for the console (nil: not kept).
+    let calls: CallRecorder?
 
     /// - Parameters:
     ///   - pool: connections for claims and outcome writes (2 are plenty).
     ///   - database: for the dedicated LISTEN connection.
     public init(configuration: WorkerConfiguration, pool: PostgresPool, database: PostgresConfiguration,
                 verifier: VerifyReceiptClient, localReceipts: AppReceiptVerifier? = nil, metrics: WorkerMetrics = WorkerMetrics(),
-                logger: Logger) {
+                calls: CallRecorder? = nil, logger: Logger) {
         self.localReceipts = localReceipts
+        self.calls = calls
         self.configuration = configuration
         self.decision = configuration.decision
         let queue = JobQueue(pool: pool, lifecycle: configuration.lifecycle)

@@ -48,6 +48,7 @@ struct LandedMigrationTests {
         "0037_app_transactions.sql": "7dd0f00865b33c04e6b6565840b68728945dbe6c4f254759625407353fcd4d75",
         "0038_trace_parents.sql": "d37b73775c0a53c654eb7b9943243a70e1acb7422329a905830b51c324b07a58",
         "0039_delivery_heads.sql": "27e0ab4f33ab2f9c494c2f7d56d49bc2e1756ef4bd3ada1e8d01a7039bbf4527",
+        "0040_call_minutes.sql": "b3193b5972ced255f771b6047b396fe7385c84c397542c4331ce17c04a39884a",
     ]
 
     @Test func everyMigrationIsPinnedAndUnchanged() async throws {

@@ -4,7 +4,7 @@ import ServiceLifecycle
 
 /// `receiptq scheduler`: every `interval`, the leader (see `SchedulerLeadership`) rescues
 /// expired leases, requeues due `timed_out` jobs and prunes finished jobs, events, notifications
-/// and subscription corrections past their retention, each in bounded batches. Safe to run several: the others stand by and take over within one
+/// subscription corrections and call minutes (`receiptq.call_minutes`) past their retention, each in bounded batches. Safe to run several: the others stand by and take over within one
 /// `interval` of the leader's death.
 public final class Scheduler: Service, Sendable {
     public struct Configuration: Sendable {
@@ -84,6 +84,7 @@ public final class Scheduler: Service, Sendable {
         public var expiredConsumptionRequests = 0
         public var requeuedHistorySyncs = 0
         public var prunedCorrections = 0
+        public var prunedCallMinutes = 0
     }
 
     public let configuration: Configuration
@@ -109,7 +110,7 @@ public final class Scheduler: Service, Sendable {
                     }
                     if tick.requeuedExpiredLeases + tick.requeuedTimedOut + tick.failed + tick.pruned + tick.requeuedDeliveries
                         + tick.prunedEvents + tick.requeuedNotifications + tick.prunedNotifications + tick.expiredConsumptionRequests
-                        + tick.requeuedHistorySyncs + tick.prunedCorrections > 0 {
+                        + tick.requeuedHistorySyncs + tick.prunedCorrections + tick.prunedCallMinutes > 0 {
                         self.logger.info("scheduler tick", metadata: [
                             "expired_leases_requeued": "\(tick.requeuedExpiredLeases)",
                             "timed_out_requeued": "\(tick.requeuedTimedOut)",
@@ -119,6 +120,7 @@ public final class Scheduler: Service, Sendable {
                             "consumption_requests_expired": "\(tick.expiredConsumptionRequests)",
                             "history_syncs_requeued": "\(tick.requeuedHistorySyncs)",
                             "corrections_pruned": "\(tick.prunedCorrections)",
+                            "call_minutes_pruned": "\(tick.prunedCallMinutes)",
                         ])
                     }
                 } catch {
@@ -192,6 +194,11 @@ public final class Scheduler: Service, Sendable {
                     tick.prunedCorrections += pruned
                     if pruned < configuration.batchSize { break }
                 }
+            }
+            for _ in 0..<configuration.maxBatchesPerTick {
+                let pruned = try PruneCallMinutes.run(limit: configuration.batchSize, on: connection)
+                tick.prunedCallMinutes += pruned
+                if pruned < configuration.batchSize { break }
             }
             if let retention = configuration.eventRetention {
                 for _ in 0..<configuration.maxBatchesPerTick {

@@ -63,7 +63,7 @@ public final class TransactionJobRunner: Service, Sendable {
     private let server: QueueRunner<ServerWork>?
 
     public init(configuration: Configuration, pool: PostgresPool, database: PostgresConfiguration, checker: TransactionChecker,
-                lifecycle: JobLifecycle, metrics: WorkerMetrics = WorkerMetrics(), logger: Logger) {
+                lifecycle: JobLifecycle, metrics: WorkerMetrics = WorkerMetrics(), calls: CallRecorder? = nil, logger: Logger) {
         self.configuration = configuration
         let queue = JobQueue(pool: pool, lifecycle: lifecycle)
         self.database = database
@@ -81,7 +81,7 @@ public final class TransactionJobRunner: Service, Sendable {
         let kinds: [JobKind] = checker.serverAPI == nil || configuration.serverAPIConcurrency <= 0 ? []
             : configuration.receiptsThroughServerAPI ? [.transactionID, .receipt] : [.transactionID]
         server = kinds.isEmpty ? nil : QueueRunner(
-            work: ServerWork(configuration: configuration, kinds: kinds, queue: queue, checker: checker, writer: writer, logger: logger),
+            work: ServerWork(configuration: configuration, kinds: kinds, queue: queue, checker: checker, writer: writer, calls: calls, logger: logger),
             configuration: .init(batch: 200, capacity: configuration.serverAPIConcurrency, concurrency: configuration.serverAPIConcurrency,
                                  refill: .whenSlotFree, pollInterval: configuration.pollInterval,
                                  shutdownDeadline: configuration.shutdownDeadline, channels: []),
@@ -142,6 +142,9 @@ public final class TransactionJobRunner: Service, Sendable {
         let checker: TransactionChecker
         let writer: OutcomeWriter
         let logger: Logger
+        /// The breaker's states, summed per minute for the console (nil: not kept). One breaker
+        /// covers both environments; production's row carries it.
+        let calls: CallRecorder?
         private let state: Mutex<State>
 
         private struct State: ~Copyable {
@@ -150,8 +153,9 @@ public final class TransactionJobRunner: Service, Sendable {
         }
 
         init(configuration: Configuration, kinds: [JobKind], queue: JobQueue, checker: TransactionChecker, writer: OutcomeWriter,
-             logger: Logger) {
+             calls: CallRecorder?, logger: Logger) {
             self.configuration = configuration
+            self.calls = calls
             self.kinds = kinds
             self.queue = queue
             self.checker = checker
@@ -226,6 +230,7 @@ public final class TransactionJobRunner: Service, Sendable {
             }
             if let moved {
                 WorkerMetrics.serverAPIBreakerMoved(to: moved)
+                calls?.breaker(.serverAPIProduction, CallBreakerState(moved))
                 logger.warning("App Store Server API circuit breaker \(moved.rawValue)")
             }
             if case .serverAPI(let error) = check, error.kind == .unauthorized {

@@ -29,11 +29,12 @@ public final class WebhookDeliverer: Service, Sendable {
     ///   - pool: for claims and writes (its own, or the worker's).
     ///   - database: for the LISTEN connection.
     ///   - http: an HTTP client of its own, so receivers never take Apple's connections.
+    ///   - calls: each attempt's latency and result, summed per minute for the console (nil: not kept).
     public init(configuration: WebhookDelivererConfiguration, pool: PostgresPool, database: PostgresConfiguration,
-                http: HTTPClient, logger: Logger) {
+                http: HTTPClient, calls: CallRecorder? = nil, logger: Logger) {
         self.configuration = configuration
         runner = QueueRunner(
-            work: Work(configuration: configuration, pool: pool, http: http, logger: logger),
+            work: Work(configuration: configuration, pool: pool, http: http, calls: calls, logger: logger),
             configuration: .init(batch: configuration.maxClaimBatch, capacity: configuration.concurrency,
                                  concurrency: configuration.concurrency, refill: .whenSlotFree, pollInterval: configuration.pollInterval,
                                  shutdownDeadline: configuration.shutdownDeadline, channels: ["receiptq_events", "receiptq_webhooks"]),
@@ -58,6 +59,7 @@ public final class WebhookDeliverer: Service, Sendable {
         let pool: PostgresPool
         let http: HTTPClient
         let logger: Logger
+        let calls: CallRecorder?
         let lifecycle: DeliveryLifecycle
         let state = Mutex(State())
 
@@ -70,8 +72,9 @@ public final class WebhookDeliverer: Service, Sendable {
             var drained = false
         }
 
-        init(configuration: WebhookDelivererConfiguration, pool: PostgresPool, http: HTTPClient, logger: Logger) {
+        init(configuration: WebhookDelivererConfiguration, pool: PostgresPool, http: HTTPClient, calls: CallRecorder?, logger: Logger) {
             self.configuration = configuration
+            self.calls = calls
             self.pool = pool
             self.http = http
             self.logger = logger
@@ -167,6 +170,11 @@ public final class WebhookDeliverer: Service, Sendable {
         private func finish(_ lease: DeliveryLease, _ result: DeliveryResult, receiverFailed: Bool?, sentAt: ContinuousClock.Instant) {
             Counter(label: WorkerMetrics.webhookDeliveriesTotal,
                     dimensions: [("endpoint", lease.endpointID), ("result", result.metricName)]).increment()
+            if let receiverFailed, let calls {
+                let took = ContinuousClock.now - sentAt
+                calls.record(.webhooks, seconds: Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18,
+                             failed: receiverFailed)
+            }
             let moved: CircuitBreaker<ContinuousClock.Instant>.Phase? = state.withLock { state in
                 state.finished.append((lease, result))
                 guard let receiverFailed, var breaker = state.breakers[lease.endpointID] else { return nil }

@@ -75,9 +75,12 @@ struct SchedulerCommand: AsyncParsableCommand {
             } catch {
                 throw ConfigurationError("signed data: \(error)")
             }
+            // Its Server API calls join the workers' in receiptq.call_minutes (the console's latency chart).
+            let calls = CallRecorder()
             work.append(NotificationHistoryRecovery(configuration: recovery, pool: pool,
-                                                    clients: try ServerAPIWiring.clients(api, http: http, budgetPool: pool),
+                                                    clients: try ServerAPIWiring.clients(api, http: http, budgetPool: pool, calls: calls),
                                                     verifier: verifier, logger: logger))
+            work.append(CallMinutesWriter(process: "scheduler", recorder: calls, pool: pool, logger: logger))
         }
         services.append(ConcurrentServices(work))   // on SIGTERM, every loop stops at once
         let group = ProcessServiceGroup.make(services: services, logger: logger)

@@ -149,8 +149,10 @@ struct WorkerCommand: AsyncParsableCommand {
         let receiptCheck = try ReceiptCheckMode.resolve(apple.receiptCheck, environment)
         let localReceipts = receiptCheck == .local
             ? try ReceiptCheckMode.verifier(bundleIds: settings.bundleIDs, roots: serverAPI.trustedRoots(environment)) : nil
+        // Every call out (Apple, webhook receivers), summed per minute into receiptq.call_minutes: the console's charts.
+        let calls = CallRecorder()
         let worker = ReceiptWorker(configuration: settings, pool: pool, database: databaseConfiguration,
-                                   verifier: verifier, localReceipts: localReceipts, logger: logger)
+                                   verifier: verifier, localReceipts: localReceipts, calls: calls, logger: logger)
 
         // StoreKit 2 signed transactions (always, locally) and App Store Server API lookups (with credentials).
         let chosen = apple.receiptVerifier ?? .auto
@@ -176,9 +178,9 @@ struct WorkerCommand: AsyncParsableCommand {
         if serverAPIConfigured {
             let api = try serverAPI.settings(environment)
             let limiter = ServerAPIWiring.limiter(api, budgetPool: rateBudgetPool)
-            serverClients = try ServerAPIWiring.clients(api, http: serverHTTP, gate: limiter)
+            serverClients = try ServerAPIWiring.clients(api, http: serverHTTP, gate: limiter, calls: calls)
             statusCheckClients = try ServerAPIWiring.clients(api, http: serverHTTP, gate: BudgetShareGate(
-                limiter: limiter, endpoint: .getAllSubscriptionStatuses, consumer: "reconciliation", share: statusChecks.budgetShare))
+                limiter: limiter, endpoint: .getAllSubscriptionStatuses, consumer: "reconciliation", share: statusChecks.budgetShare), calls: calls)
         }
         var runnerSettings = TransactionJobRunner.Configuration(name: settings.name, receiptsThroughServerAPI: receiptsThroughServerAPI,
                                                                 lease: settings.lease)
@@ -192,7 +194,7 @@ struct WorkerCommand: AsyncParsableCommand {
             checker: TransactionChecker(verifier: transactionVerifier, serverAPI: serverClients,
                                         confirmSignedTransactions: apple.confirmSignedTransactions,
                                         localReceipts: localReceipts, receipts: verifier),
-            lifecycle: settings.lifecycle, logger: logger)
+            lifecycle: settings.lifecycle, calls: calls, logger: logger)
         // App Store Server Notifications the API committed: applied in Apple's order, verified again.
         let notificationPool = PostgresPool(configuration: databaseConfiguration, size: 5, name: "notifications", logger: logger)
         let notifications = NotificationRunner(configuration: NotificationRunner.Configuration(
@@ -204,7 +206,7 @@ struct WorkerCommand: AsyncParsableCommand {
             maxTotalConnections: max(16, webhooks.concurrency), defaultTimeout: webhooks.requestTimeout, caBundlePath: apple.caBundle))
         let webhookPool = PostgresPool(configuration: databaseConfiguration, size: 2, name: "webhooks", logger: logger)
         let deliverer = WebhookDeliverer(configuration: webhooks, pool: webhookPool, database: databaseConfiguration,
-                                         http: webhookHTTP, logger: logger)
+                                         http: webhookHTTP, calls: calls, logger: logger)
         logger.info("worker configuration", metadata: [
             "database": "\(databaseConfiguration.redacted)", "bundle_ids": "\(settings.bundleIDs.sorted())",
             "accept_sandbox": "\(settings.acceptSandbox)", "shared_secret": "\(settings.apple.sharedSecret == nil ? "not set" : "set")",
@@ -216,6 +218,7 @@ struct WorkerCommand: AsyncParsableCommand {
         var work: [any Service] = receiptsThroughServerAPI ? [runner, notifications, deliverer] : [worker, runner, notifications, deliverer]
         // Its row in receiptq.worker_heartbeats: the list of live workers (console, receiptq support workers).
         work.append(WorkerHeartbeat(worker: settings.name, pool: webhookPool, logger: logger))
+        work.append(CallMinutesWriter(process: settings.name, recorder: calls, pool: webhookPool, logger: logger))
         if let serverClients {
             // Apple's CONSUMPTION_REQUESTs are answered only with App Store Server API credentials.
             work.append(ConsumptionResponder(configuration: ConsumptionResponder.Configuration(
