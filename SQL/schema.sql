@@ -2829,6 +2829,13 @@ CREATE INDEX events_created_idx ON receiptq.events USING btree (created_at);
 
 
 --
+-- Name: events_job_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX events_job_idx ON receiptq.events USING btree (job_id) WHERE (job_id IS NOT NULL);
+
+
+--
 -- Name: grants_entitlement_idx; Type: INDEX; Schema: receiptq; Owner: -
 --
 

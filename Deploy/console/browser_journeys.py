@@ -3,7 +3,7 @@
 Playwright. Run by `./Deploy/dev console-test` (and by `./Deploy/dev test`) against a running
 `receiptq support serve` on a seeded database. Prints one line per journey, PASS or FAIL, and
 exits 1 if any failed. With --screenshots DIR, saves the main pages there (docs/console/), and the
-overview at a phone's width. One journey runs axe-core (bundled by axe-playwright-python) over
+every page again at a phone's width (docs/console/phone/). One journey runs axe-core (bundled by axe-playwright-python) over
 every page and fails on a serious or critical violation (--no-axe skips it: the package is not
 installed); another is done by keyboard alone.
 
@@ -11,6 +11,7 @@ Seeded data (Deploy/console/seed.sql): customer `cust-1001` with a purchase (`tx
 kept for the timeline), a failed job of `cust-2002` (transaction `tx-failed-1`), 60 older failures
 and 60 audit rows (two pages of each), an operator `alice` (admin) and `victor` (read-only)."""
 import argparse
+import os
 import re
 import sys
 import traceback
@@ -52,6 +53,7 @@ def journey(name, skip=False):
 
 def shot(page, name):
     if args.screenshots:
+        os.makedirs(os.path.dirname(f"{args.screenshots}/{name}.png"), exist_ok=True)
         page.screenshot(path=f"{args.screenshots}/{name}.png", full_page=True)
 
 
@@ -134,7 +136,7 @@ with sync_playwright() as p:
     @journey("the overview's charts draw the numbers of their own tables, and the waiting chart ends at the queue depth table's figure")
     def charts_match_tables():
         page.goto(args.url + "/console")
-        for chart in ("verdicts-hour", "queue-depth-hour"):
+        for chart in ("verdicts-hour", "queue-depth-hour", "apple-calls-hour", "breakers-hour", "webhooks-hour"):
             figure = page.locator(f"#chart-{chart}")
             assert figure.locator("svg[role=img] > title").count() == 1, f"{chart}: no accessible title"
             table = page.locator(f"#chart-{chart}-table")
@@ -148,6 +150,17 @@ with sync_playwright() as p:
                 drawn = [int(v) for v in figure.locator("rect").evaluate_all(
                     f"rs => rs.filter(r => r.dataset.series === {name!r}).map(r => r.dataset.value)")]
                 assert drawn == listed, f"{chart} {name}: drawn {drawn}, table {listed}"
+        # Apple's latency: lines through points, one per minute with calls; a minute without is "–".
+        latency = page.locator("#chart-apple-latency-hour-table")
+        names = [n.removesuffix(" (ms)") for n in latency.evaluate("t => Array.from(t.tHead.rows[0].cells).map(c => c.textContent)")[1:]]
+        rows = latency.evaluate("t => Array.from(t.tBodies[0].rows).map(r => Array.from(r.cells).map(c => c.textContent.trim()))")
+        assert len(rows) == 60 and names == ["verifyReceipt p50", "verifyReceipt p99", "Server API p50", "Server API p99"], names
+        for index, name in enumerate(names):
+            listed = [int(row[1 + index]) for row in rows if row[1 + index] != "–"]
+            drawn = [int(v) for v in page.locator("#chart-apple-latency-hour circle").evaluate_all(
+                f"cs => cs.filter(c => c.dataset.series === {name!r}).map(c => c.dataset.value)")]
+            assert drawn == listed and listed, f"latency {name}: drawn {drawn}, table {listed}"
+        assert page.locator("#chart-apple-latency-hour polyline").count() >= 2, "no latency line"
         waiting = int(page.locator("#chart-queue-depth-hour-table").evaluate("t => t.tBodies[0].rows[t.tBodies[0].rows.length - 1].cells[1].textContent"))
         depth = {row[0].strip(): int(row[1].replace(",", "")) for row in page.locator("#queue-depth").evaluate(
             "t => Array.from(t.tBodies[0].rows).map(r => Array.from(r.cells).slice(0, 2).map(c => c.textContent))")}
@@ -224,18 +237,25 @@ with sync_playwright() as p:
         assert not serious and not broken, "serious or critical violations (or pages that did not load):\n      " \
             + "\n      ".join(serious + broken)
 
-    @journey("on a phone the overview fits the screen: wide tables scroll in their own box, not the page")
+    @journey("on a phone every page fits the screen: wide tables scroll in their own box, not the page")
     def phone():
         phone = browser.new_context(http_credentials=credentials(args.admin), viewport={"width": 390, "height": 844},
                                     device_scale_factor=2, is_mobile=True, has_touch=True)
         try:
             view = phone.new_page()
-            for path in ["/console", "/console/failures", "/console/customers/cust-1001"]:
-                view.goto(args.url + path)
+            view.goto(args.url + "/console/search?q=tx-failed-1")
+            job = view.locator("#jobs a").first.get_attribute("href")
+            pages = [("overview", "/console"), ("failures", "/console/failures"), ("workers", "/console/workers"),
+                     ("webhooks", "/console/webhooks"), ("notifications", "/console/notifications"),
+                     ("rate-budget", "/console/rate-budget"), ("audit", "/console/audit"), ("revenue", "/console/revenue"),
+                     ("search", "/console/search?q=tx-paid-1"), ("customer", "/console/customers/cust-1001"),
+                     ("purchase", "/console/purchases/tx-paid-1"), ("job", job)]
+            for name, path in pages:
+                response = view.goto(args.url + path)
+                assert response.status == 200, f"{path}: HTTP {response.status}"
                 overflow = view.evaluate("document.documentElement.scrollWidth - window.innerWidth")
                 assert overflow <= 1, f"{path}: the page is {overflow} px wider than the phone"
-            view.goto(args.url + "/console")
-            shot(view, "overview-phone")
+                shot(view, f"phone/{name}")
         finally:
             phone.close()
 
@@ -256,6 +276,19 @@ with sync_playwright() as p:
         page.locator("h1").click()
         wait_until(page, f"Number(document.body.dataset.liveRefreshes) > {before}", 15)
         assert page.locator("form.action button", has_text="Pause the fleet").count() == 1
+
+    @journey("a chart's numbers opened by keyboard stay open, and focused, through the live refresh")
+    def opened_numbers_survive_refresh():
+        page.goto(args.url + "/console")
+        numbers = page.locator("#chart-apple-latency-hour-numbers")
+        numbers.locator("summary").focus()
+        page.keyboard.press("Enter")
+        assert numbers.get_attribute("open") is not None, "Enter did not open the numbers"
+        before = page.evaluate("Number(document.body.dataset.liveRefreshes || 0)")
+        wait_until(page, f"Number(document.body.dataset.liveRefreshes || 0) > {before}", 15)
+        assert page.locator("#chart-apple-latency-hour-numbers").get_attribute("open") is not None, "a refresh closed the numbers"
+        assert page.evaluate("document.activeElement.parentElement.id") == "chart-apple-latency-hour-numbers", "a refresh took the focus"
+        assert page.locator("#chart-verdicts-hour-numbers").get_attribute("open") is None, "a refresh opened what was closed"
 
     @journey("a relative time carries its exact UTC time as its title")
     def exact_time_on_hover():

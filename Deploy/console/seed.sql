@@ -65,4 +65,25 @@ VALUES ('tx-sub-1', 'Production', 'cust-4004', 'com.example.monthly', 'active', 
        ('tx-sub-3', 'Production', 'cust-4006', 'com.example.monthly', 'active', now() + interval '29 days', now())
 ON CONFLICT (original_transaction_id, environment) DO UPDATE SET product_id = excluded.product_id, state = excluded.state,
     expires_date = excluded.expires_date;
+-- The last hour's calls out, as two workers sum them (migration 0040; latency counts per bucket of
+-- CallTally.latencyBoundsMilliseconds, 23 of them, 1-based here): verifyReceipt at Apple's usual
+-- 3–6 s with now and then a 15 s straggler; an outage 20–16 minutes ago (fast 503s, breakers open,
+-- half-open 15 minutes ago); a few Server API lookups; webhook deliveries, whose receiver timed out
+-- 34–30 minutes ago.
+INSERT INTO receiptq.call_minutes (minute, target, process, calls, failures, latency_buckets, breaker)
+SELECT date_trunc('minute', now()) - m * interval '1 minute', 'verify_receipt.production', w,
+       CASE WHEN m BETWEEN 16 AND 20 THEN 3 ELSE 5 + (12 + m % 7) + (14 + m % 5) + (6 + m % 4) + m % 3 + (m % 13 = 0)::int END,
+       CASE WHEN m BETWEEN 16 AND 20 THEN 3 ELSE (m % 13 = 0)::int END,
+       CASE WHEN m BETWEEN 16 AND 20 THEN ARRAY[0,0,0,3,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]::bigint[]
+            ELSE ARRAY[0,0,0,0,0,0,0,0,0,0,0,0,0,0,5,12 + m % 7,14 + m % 5,6 + m % 4,m % 3,0,(m % 13 = 0)::int,0,0]::bigint[] END,
+       CASE WHEN m BETWEEN 16 AND 20 THEN 'open' WHEN m = 15 THEN 'half-open' ELSE 'closed' END
+FROM generate_series(0, 59) m, unnest(ARRAY['demo-worker-1', 'demo-worker-2']) w;
+INSERT INTO receiptq.call_minutes (minute, target, process, calls, failures, latency_buckets, breaker)
+SELECT date_trunc('minute', now()) - m * interval '1 minute', 'server_api.production', 'demo-worker-1', 2, 0,
+       ARRAY[0,0,0,0,0,0,0,0,2,0,0,0,0,0,0,0,0,0,0,0,0,0,0]::bigint[], 'closed'
+FROM generate_series(0, 59, 5) m;
+INSERT INTO receiptq.call_minutes (minute, target, process, calls, failures, latency_buckets, breaker)
+SELECT date_trunc('minute', now()) - m * interval '1 minute', 'webhooks', 'demo-worker-1', 20 + m % 9, f,
+       ARRAY[0,20 + m % 9 - f,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,f,0,0,0]::bigint[], 'closed'
+FROM generate_series(0, 59) m, LATERAL (SELECT CASE WHEN m BETWEEN 30 AND 34 THEN 6 ELSE 0 END AS f) x;
 COMMIT;

@@ -190,7 +190,7 @@ struct ConsoleChart: Sendable, Equatable {
     /// The numbers drawn, one row an interval, for screen readers and for checking by eye.
     var table: String {
         let h = ConsoleHTML.self
-        var out = "<details class=\"chart-numbers\"><summary>The numbers (\(h.escape(title)))</summary><div class=\"scroll\">"
+        var out = "<details class=\"chart-numbers\" id=\"chart-\(h.escape(id))-numbers\"><summary>The numbers (\(h.escape(title)))</summary><div class=\"scroll\">"
             + "<table id=\"chart-\(h.escape(id))-table\"><caption>\(h.escape(title))</caption><thead><tr><th scope=\"col\">Interval</th>"
         let stacked = style == .stackedBars
         out += series.map { "<th scope=\"col\">\(h.escape($0.name))\(unit.isEmpty ? "" : " (" + h.escape(unit) + ")")</th>" }.joined()

@@ -66,12 +66,12 @@ enum ConsoleQueries {
         FROM receiptq.jobs WHERE id = $1
         """)
     static let jobEvents = rows("""
-        SELECT sequence, id, type, user_id, purchase_key, created_at, body FROM receiptq.events WHERE job_id = $1 ORDER BY sequence LIMIT 50
+        SELECT sequence, id, type, user_id, purchase_key, created_at, body FROM receiptq.events WHERE job_id = $1 ORDER BY sequence LIMIT 51     -- events_job_idx
         """)
     static let jobDeliveries = rows("""
         SELECT d.endpoint_id, d.event_sequence, d.state, d.attempts, d.last_status, d.last_error, d.delivered_at
-        FROM receiptq.deliveries d WHERE d.event_sequence IN (SELECT sequence FROM receiptq.events WHERE job_id = $1)
-        ORDER BY d.event_sequence LIMIT 50
+        FROM receiptq.deliveries d WHERE d.event_sequence IN (SELECT sequence FROM receiptq.events WHERE job_id = $1)   -- deliveries_event_idx
+        ORDER BY d.event_sequence LIMIT 51
         """)
     static let jobGrant = rows("""
         SELECT g.purchase_key, g.user_id, g.original_transaction_id, g.product_id, g.granted_at, g.revoked_at

@@ -6,8 +6,10 @@
 ///   part marked `data-live` with the same part of the fresh page. It never replaces a part that
 ///   holds a form or a field, and it waits — saying so — while a field has focus or holds what an
 ///   operator changed, so a reason being typed is never lost. It skips a hidden tab. It counts
-///   its refreshes in `<body data-live-refreshes>` (the browser journeys read it). Without
-///   JavaScript the page works as before: the Refresh link reloads it.
+///   its refreshes in `<body data-live-refreshes>` (the browser journeys read it). What an
+///   operator opened stays open (a `<details>` with an id: a chart's numbers), and a focused
+///   summary keeps the focus. Without JavaScript the page works as before: the Refresh link
+///   reloads it.
 extension ConsoleAssets {
     static let js = """
         document.addEventListener('DOMContentLoaded', function () {
@@ -72,7 +74,17 @@ extension ConsoleAssets {
                 document.querySelectorAll('[data-live]').forEach(function (part) {
                   var next = fresh.querySelector('[data-live="' + CSS.escape(part.dataset.live) + '"]');
                   if (!next || next.querySelector('form, ' + fields) || part.querySelector('form, ' + fields)) return;
-                  part.replaceWith(document.importNode(next, true));
+                  var node = document.importNode(next, true);
+                  part.querySelectorAll('details[open][id]').forEach(function (d) {
+                    var same = node.querySelector('#' + CSS.escape(d.id));
+                    if (same) same.open = true;
+                  });
+                  var focused = document.activeElement, refocus = null;
+                  if (focused && part.contains(focused) && focused.tagName === 'SUMMARY' && focused.parentElement.id) {
+                    refocus = node.querySelector('#' + CSS.escape(focused.parentElement.id) + ' > summary');
+                  }
+                  part.replaceWith(node);
+                  if (refocus) refocus.focus();
                 });
                 scrollers();
                 refreshes += 1;

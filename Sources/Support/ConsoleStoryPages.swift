@@ -17,8 +17,12 @@ extension ConsolePages {
         var body = Self.matched(term, jobs: jobs, grants: grants, orders: orders)
         body += "<h2>Customers</h2>" + (users.isEmpty ? "<p class=\"empty\">none</p>"
             : "<ul id=\"customers\">" + users.map { "<li><a href=\"/console/customers/\(H.url($0))\">\(H.escape($0))</a></li>" }.joined() + "</ul>")
+        // Search finds; the customer's page pages. A user id matches at most their newest 20 of each.
+        let capped = "<p id=\"%@-more\">At most the newest 20 a match: a customer's page above pages all of theirs.</p>"
         body += "<h2>Purchases</h2>" + H.table(grants, ConsoleStoryTables.ledgerGrants, id: "grants", now: now, sparse: true)
+            + (grants.count >= 20 ? capped.replacingOccurrences(of: "%@", with: "grants") : "")
         body += "<h2>Jobs</h2>" + H.table(jobs, ConsoleStoryTables.searchJobs, id: "jobs", now: now, sparse: true)
+            + (jobs.count >= 20 ? capped.replacingOccurrences(of: "%@", with: "jobs") : "")
         body += "<h2>Orders</h2>" + H.table(orders, ConsoleStoryTables.searchOrders, id: "orders", now: now, sparse: true)
         body += "<p><a href=\"/console/orders/\(H.url(term))\">Look up \(H.escape(term)) as an App Store order id at Apple</a></p>"
         return H.page("Search: \(term)", who: who, flash: nil, body)
@@ -47,7 +51,7 @@ extension ConsolePages {
         let jobs = try await ConsoleLists.customerJobs.page(jobPaging, [userID, jobState], on: operations.readonly)
         let keep = ["grants_before", "grants_after", "grants_size", "jobs_before", "jobs_after", "jobs_size", "jobs_state"]
             .map { ($0, Self.parameter(request, $0) ?? "") }
-        let view = H.object(try await operations.customer(userID: userID))
+        let view = H.object(try await operations.customer(userID: userID, without: [.grants, .jobs]))   // paged above
         let back = "/console/customers/" + H.url(userID)
         var body = ""
         body += "<h2>Entitlements</h2>" + H.table(view["entitlements"] as? [[String: Any]] ?? [], ConsoleStoryTables.entitlements,
@@ -126,10 +130,16 @@ extension ConsolePages {
         }
         body += "<h2>Grant</h2>" + H.table(try await rows(ConsoleQueries.jobGrant, [number]), ConsoleStoryTables.jobGrant, id: "grant",
                                            now: now, sparse: true)
-        body += "<h2>Events</h2>" + H.table(try await rows(ConsoleQueries.jobEvents, [number]), ConsoleStoryTables.jobEvents, id: "events",
-                                            now: now, sparse: true)
-        body += "<h2>Webhook deliveries</h2>" + H.table(try await rows(ConsoleQueries.jobDeliveries, [number]), ConsoleStoryTables.jobDeliveries,
-                                                        id: "deliveries", now: now, sparse: true)
+        // A job appends a few events per verdict, delivered once per endpoint: 50 is more than a job
+        // has. Should one have more, the page says so rather than cut the story short in silence.
+        for (title, id, sql, columns) in [("Events", "events", ConsoleQueries.jobEvents, ConsoleStoryTables.jobEvents),
+                                          ("Webhook deliveries", "deliveries", ConsoleQueries.jobDeliveries, ConsoleStoryTables.jobDeliveries)] {
+            let found = try await rows(sql, [number])
+            body += "<h2>\(title)</h2>" + H.table(Array(found.prefix(50)), columns, id: id, now: now, sparse: true)
+            if found.count > 50 {
+                body += "<p id=\"\(id)-more\">The first 50, oldest first: this job has more than 50 \(title.lowercased()).</p>"
+            }
+        }
         body += "<h2>Audit</h2>" + H.table(try await rows(ConsoleQueries.audit, ["job:\(number)"]), ConsoleStoryTables.audit, id: "audit",
                                            now: now, sparse: true)
         return H.page("Job \(number)", who: who, flash: flash, body)

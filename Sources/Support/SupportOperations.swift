@@ -24,9 +24,10 @@ public struct SupportOperations: Sendable {
 
     // MARK: reads
 
-    public func customer(userID: String) async throws -> String {
+    /// - Parameter without: sections the caller pages itself (the console: grants and jobs).
+    public func customer(userID: String, without: Set<CustomerView.PagedSection> = []) async throws -> String {
         try Self.check(userID, "user id", max: 256)
-        return try await readonly.withConnection { try CustomerView.user(userID, on: $0) }
+        return try await readonly.withConnection { try CustomerView.user(userID, without: without, on: $0) }
     }
 
     public func purchase(originalTransactionID: String) async throws -> String {

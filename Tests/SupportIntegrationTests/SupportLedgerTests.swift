@@ -24,6 +24,11 @@ struct SupportLedgerTests {
             #expect(row.before == nil && row.after?.contains("manual:ticket-42") == true)
             // It is an entitlement like any other.
             #expect(try await fixture.operations.customer(userID: "u1").contains("com.example.gems"))
+            // The console pages grants and jobs itself: the rest of the story comes without them, entitlements included.
+            let paged = try #require(try JSONSerialization.jsonObject(
+                with: Data(try await fixture.operations.customer(userID: "u1", without: [.grants, .jobs]).utf8)) as? [String: Any])
+            #expect((paged["grants"] as? [Any])?.isEmpty == true && (paged["jobs"] as? [Any])?.isEmpty == true)
+            #expect((paged["entitlements"] as? [Any])?.isEmpty == false && (paged["audit"] as? [Any])?.count == 1)
             // The same reference twice is refused, and nothing more is written.
             do {
                 _ = try await fixture.operations.grant(userID: "u1", productID: "x", reference: "ticket-42", productType: "consumable",

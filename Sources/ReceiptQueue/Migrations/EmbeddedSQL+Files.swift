@@ -2836,6 +2836,15 @@ GRANT SELECT, INSERT, UPDATE ON receiptq.call_minutes TO receiptq_worker;
 GRANT SELECT, INSERT, UPDATE, DELETE ON receiptq.call_minutes TO receiptq_scheduler;
 
 """#),
+        ("migrations/0041_events_by_job.sql", #"""
+-- 0041: a job's events found by the job. The console's job page (and `SELECT … FROM receiptq.events
+-- WHERE job_id = …` in psql) read every retained event, 30 days of them by default: nothing indexed
+-- events by job. One btree entry per event (a bigint), written in the verdict's own transaction.
+-- Events appended by no job (support's grants, Apple's notifications) have no entry.
+
+CREATE INDEX events_job_idx ON receiptq.events (job_id) WHERE job_id IS NOT NULL;
+
+"""#),
         ("functions/append_failed_job_events.sql", #"""
 -- receiptq.append_failed_job_events: this function's current definition, its comment and its privileges — the one
 -- place to change it. `receiptq migrate` re-applies this file whenever it changes (after every
@@ -6998,6 +7007,13 @@ CREATE INDEX deliveries_user_idx ON receiptq.deliveries USING btree (user_id, cr
 --
 
 CREATE INDEX events_created_idx ON receiptq.events USING btree (created_at);
+
+
+--
+-- Name: events_job_idx; Type: INDEX; Schema: receiptq; Owner: -
+--
+
+CREATE INDEX events_job_idx ON receiptq.events USING btree (job_id) WHERE (job_id IS NOT NULL);
 
 
 --

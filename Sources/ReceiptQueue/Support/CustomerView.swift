@@ -32,10 +32,10 @@ public enum CustomerView {
 
     public static let userSQL = """
         SELECT jsonb_build_object('user_id', $1::text,
-          \(section("grants", "SELECT \(grantColumns) FROM receiptq.grants WHERE user_id = $1 ORDER BY granted_at DESC LIMIT $2")),
+          \(section("grants", "SELECT \(grantColumns) FROM receiptq.grants WHERE user_id = $1 ORDER BY granted_at DESC LIMIT $3")),
           \(section("subscriptions", "SELECT \(subscriptionColumns) FROM receiptq.subscriptions WHERE user_id = $1 ORDER BY updated_at DESC LIMIT $2")),
           \(section("orders", "SELECT order_id, product_id, state, app_account_token, created_at, fulfilled_at FROM receiptq.orders WHERE user_id = $1 ORDER BY created_at DESC LIMIT $2")),
-          \(section("jobs", "SELECT \(jobColumns) FROM receiptq.jobs WHERE user_id = $1 ORDER BY created_at DESC LIMIT $2")),
+          \(section("jobs", "SELECT \(jobColumns) FROM receiptq.jobs WHERE user_id = $1 ORDER BY created_at DESC LIMIT $4")),
           \(section("notifications", """
               SELECT \(notificationColumns) FROM receiptq.notifications
               WHERE original_transaction_id IN (SELECT original_transaction_id FROM receiptq.grants WHERE user_id = $1)
@@ -71,9 +71,16 @@ public enum CustomerView {
         )::text AS view
         """
 
-    /// One app account's story, with its entitlements now (`ListEntitlements`).
-    public static func user(_ userID: String, limit: Int = limit, on connection: PostgresConnection) throws -> String {
-        let view: String = try connection.query(userSQL, [userID, limit])[0].decode("view")
+    /// The sections of an account's story a caller may leave out: the console pages an account's
+    /// grants and jobs itself (`ConsoleLists`), so it does not read them twice. A section left out
+    /// is an empty list.
+    public enum PagedSection: Sendable, Hashable { case grants, jobs }
+
+    /// One app account's story, with its entitlements now (`ListEntitlements`), less `without`.
+    public static func user(_ userID: String, limit: Int = limit, without: Set<PagedSection> = [],
+                            on connection: PostgresConnection) throws -> String {
+        let view: String = try connection.query(userSQL, [userID, limit, without.contains(.grants) ? 0 : limit,
+                                                          without.contains(.jobs) ? 0 : limit])[0].decode("view")
         let entitlements = try ListEntitlements.run(userID: userID, on: connection)
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601

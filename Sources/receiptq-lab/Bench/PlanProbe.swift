@@ -37,7 +37,7 @@ struct PlanProbe: Sendable {
             PlanProbe(name: "claim (ClaimBatch, receipt)", sql: ClaimBatch.sql,
                       parameters: [String(claimLimit), "lab-probe", "300000", JobKind.receipt.rawValue], runs: nil),
             PlanProbe(name: "status by job id (JobRecord)", sql: JobRecord.sql, parameters: [id], runs: nil),
-            PlanProbe(name: "status by user (CustomerView)", sql: CustomerView.userSQL, parameters: [user, "50"], runs: nil),
+            PlanProbe(name: "status by user (CustomerView)", sql: CustomerView.userSQL, parameters: [user, "50", "50", "50"], runs: nil),
             PlanProbe(name: "queue_depth", sql: "SELECT * FROM receiptq.queue_depth", parameters: [], runs: nil),
             PlanProbe(name: "queue_health", sql: "SELECT * FROM receiptq.queue_health", parameters: [], runs: nil),
             PlanProbe(name: "claimable_work", sql: "SELECT * FROM receiptq.claimable_work", parameters: [], runs: nil),
