@@ -12,14 +12,18 @@ struct ConsoleChart: Sendable, Equatable {
         let name: String
         /// One per interval; `nil`: nothing to show there (a line's gap, "–" in the table).
         let values: [Int?]
+        /// Its colour (`chart-s<tone>`: 0 green, 1 amber, 2 red, 3 purple, 4 blue, 5 grey); nil: by
+        /// its place. A figure that is bad news (failed, open) is red wherever it stands.
+        let tone: Int?
 
-        init(name: String, values: [Int?]) {
+        init(name: String, values: [Int?], tone: Int? = nil) {
             self.name = name
             self.values = values
+            self.tone = tone
         }
 
-        init(name: String, values: [Int]) {
-            self.init(name: name, values: values.map(Optional.some))
+        init(name: String, values: [Int], tone: Int? = nil) {
+            self.init(name: name, values: values.map(Optional.some), tone: tone)
         }
 
         func value(_ i: Int) -> Int? { values.indices.contains(i) ? values[i] : nil }
@@ -52,6 +56,9 @@ struct ConsoleChart: Sendable, Equatable {
         self.style = style
         self.unit = unit
     }
+
+    /// The colour class of the series at `index`.
+    func tone(_ index: Int) -> Int { (series[index].tone ?? index) % 6 }
 
     /// Each interval's stack: the sum of every series at that interval.
     var totals: [Int] {
@@ -102,7 +109,7 @@ struct ConsoleChart: Sendable, Equatable {
 
     var legend: String {
         "<ul class=\"chart-legend\">" + series.enumerated().map { index, s in
-            "<li><span class=\"chart-key chart-s\(index % 6)\" aria-hidden=\"true\"></span>\(ConsoleHTML.escape(s.name))</li>"
+            "<li><span class=\"chart-key chart-s\(tone(index))\" aria-hidden=\"true\"></span>\(ConsoleHTML.escape(s.name))</li>"
         }.joined() + "</ul>"
     }
 
@@ -154,7 +161,7 @@ struct ConsoleChart: Sendable, Equatable {
                 let value = max(0, s.value(i) ?? 0)
                 guard value > 0 else { continue }
                 let y1 = y(base + value), y0 = y(base)
-                out += "<rect class=\"chart-s\(index % 6)\" x=\"\(f(x))\" y=\"\(f(y1))\" width=\"\(f(barW))\" height=\"\(f(y0 - y1))\" "
+                out += "<rect class=\"chart-s\(tone(index))\" x=\"\(f(x))\" y=\"\(f(y1))\" width=\"\(f(barW))\" height=\"\(f(y0 - y1))\" "
                     + "data-series=\"\(h.escape(s.name))\" data-value=\"\(value)\"><title>\(h.escape(labels[i])): \(value) \(h.escape(s.name))</title></rect>"
                 base += value
             }
@@ -170,7 +177,7 @@ struct ConsoleChart: Sendable, Equatable {
         for (index, s) in series.enumerated() {
             var run: [String] = []
             func flush() {
-                if run.count > 1 { out += "<polyline class=\"chart-line chart-s\(index % 6)\" points=\"\(run.joined(separator: " "))\"/>" }
+                if run.count > 1 { out += "<polyline class=\"chart-line chart-s\(tone(index))\" points=\"\(run.joined(separator: " "))\"/>" }
                 run.removeAll()
             }
             for i in labels.indices {
@@ -180,7 +187,7 @@ struct ConsoleChart: Sendable, Equatable {
             flush()
             for i in labels.indices {
                 guard let value = s.value(i) else { continue }
-                out += "<circle class=\"chart-point chart-s\(index % 6)\" cx=\"\(f(x(i)))\" cy=\"\(f(y(value)))\" r=\"2\" "
+                out += "<circle class=\"chart-point chart-s\(tone(index))\" cx=\"\(f(x(i)))\" cy=\"\(f(y(value)))\" r=\"2\" "
                     + "data-series=\"\(h.escape(s.name))\" data-value=\"\(value)\"><title>\(h.escape(labels[i])): \(value)\(unit.isEmpty ? "" : " " + h.escape(unit)) \(h.escape(s.name))</title></circle>"
             }
         }

