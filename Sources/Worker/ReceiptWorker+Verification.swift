@@ -75,7 +75,7 @@ extension ReceiptWorker {
             case .retryLater(let reason): trouble = reason.isAppleTrouble
             case .timedOut: trouble = true
             }
-            calls.record(.verifyReceipt(production: result.environment == .production), seconds: result.latency.seconds, failed: trouble)
+            calls.record(.verifyReceipt(production: result.environment == .production), took: result.latency, failed: trouble)
         }
         let end = Date()
         JobSpans.appleRequest("apple.verifyReceipt", lease: lease, from: end.addingTimeInterval(-result.latency.seconds), to: end,

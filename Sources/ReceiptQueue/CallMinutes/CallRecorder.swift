@@ -14,9 +14,10 @@ public final class CallRecorder: Sendable {
         self.clock = clock
     }
 
-    /// One call to `target` that took `seconds` and has just ended.
-    public func record(_ target: CallTarget, seconds: Double, failed: Bool) {
-        let now = clock()
+    /// One call to `target` that took `duration` and has just ended.
+    public func record(_ target: CallTarget, took duration: Duration, failed: Bool) {
+        let now = clock(), (whole, atto) = duration.components
+        let seconds = Double(whole) + Double(atto) / 1e18
         tally.withLock { $0.record(target, seconds: seconds, failed: failed, at: now) }
     }
 

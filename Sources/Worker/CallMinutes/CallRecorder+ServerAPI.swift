@@ -4,9 +4,7 @@ import ReceiptQueue
 /// Every App Store Server API call of a process's clients, summed per minute (`receiptq.call_minutes`).
 extension CallRecorder: ServerAPICallObserver {
     public func called(_ endpoint: ServerAPIEndpoint, environment: ServerAPIEnvironment, status: Int?, duration: Duration) {
-        record(.serverAPI(production: environment == .production),
-               seconds: Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18,
-               failed: Self.isFailure(status: status))
+        record(.serverAPI(production: environment == .production), took: duration, failed: Self.isFailure(status: status))
     }
 
     /// No answer, Apple's own trouble (5xx), a rate limit (429) or a refused token (401, 403): the

@@ -170,11 +170,7 @@ public final class WebhookDeliverer: Service, Sendable {
         private func finish(_ lease: DeliveryLease, _ result: DeliveryResult, receiverFailed: Bool?, sentAt: ContinuousClock.Instant) {
             Counter(label: WorkerMetrics.webhookDeliveriesTotal,
                     dimensions: [("endpoint", lease.endpointID), ("result", result.metricName)]).increment()
-            if let receiverFailed, let calls {
-                let took = ContinuousClock.now - sentAt
-                calls.record(.webhooks, seconds: Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18,
-                             failed: receiverFailed)
-            }
+            if let receiverFailed { calls?.record(.webhooks, took: ContinuousClock.now - sentAt, failed: receiverFailed) }
             let moved: CircuitBreaker<ContinuousClock.Instant>.Phase? = state.withLock { state in
                 state.finished.append((lease, result))
                 guard let receiverFailed, var breaker = state.breakers[lease.endpointID] else { return nil }
